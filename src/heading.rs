@@ -1,0 +1,313 @@
+//! Heading reading: a heading line's statements (§inline-chain, §one-line-turn,
+//! §transparent-inline-closer) and each statement's slots (§slot-order, §heading-slot-order).
+//!
+//! The slot lexer is modal like the grammar it follows: `(` opens a target slot, `[` a metadata
+//! block, `<!--` an aside, `<` a scope; any other text after whitespace starts the heading's
+//! text (the matcher or an inline body), from which trailing slots are peeled off the right
+//! (§trailing-slots) by the builder.
+
+use crate::scan::{Classifier, Named};
+
+/// One statement's stretch of a heading line.
+#[derive(Debug, Clone)]
+pub struct Segment {
+    /// Byte offset of the opening fence in the line.
+    pub fence_at: usize,
+    pub width: u32,
+    pub named: Named,
+    /// Byte range of the name.
+    pub name: (usize, usize),
+    /// End of the statement's stretch (next opener or line end).
+    pub end: usize,
+    /// Closing fences inside the stretch, read as if not written (§transparent-inline-closer).
+    pub closers: Vec<(usize, usize)>,
+    /// The statement closes on its line (a closer, or the next opener, §one-line-turn).
+    pub closed: bool,
+}
+
+fn skip_target(b: &[u8], mut i: usize) -> Option<usize> {
+    // `(` … `)` with `\\`, `\(`, `\)` escapes and balanced inner parentheses (§path-parentheses).
+    let mut depth = 0usize;
+    i += 1;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if i + 1 < b.len() && matches!(b[i + 1], b'\\' | b'(' | b')') => i += 2,
+            b'(' => {
+                depth += 1;
+                i += 1;
+            }
+            b')' => {
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+                depth -= 1;
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// `[` … `]` with balanced brackets; double-quoted strings protect brackets
+/// (§scheme-metadata-modifier).
+pub fn skip_meta(b: &[u8], mut i: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_str = false;
+    while i < b.len() {
+        let c = b[i];
+        if in_str {
+            if c == b'\\' {
+                i += 2;
+                continue;
+            }
+            if c == b'"' {
+                in_str = false;
+            }
+        } else if c == b'"' {
+            in_str = true;
+        } else if c == b'[' {
+            depth += 1;
+        } else if c == b']' {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i + 1);
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+fn find(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
+    memchr::memmem::find(&b[from..], pat).map(|o| from + o)
+}
+
+/// Splits a heading line into its statements. `fence_at`/`width` name the first opener.
+pub fn segments(cls: &Classifier, line: &str, fence_at: usize, width: u32) -> Vec<Segment> {
+    let b = line.as_bytes();
+    let min = cls.rules.fence_min();
+    let mut out = Vec::new();
+    let mut at = fence_at;
+    let mut w = width;
+    loop {
+        let name_start = at + w as usize;
+        let name_end = cls.name_end(b, name_start);
+        let named = match cls.resolve(&line[name_start..name_end]) {
+            Some(n) => n,
+            None => break,
+        };
+        let mut seg = Segment { fence_at: at, width: w, named, name: (name_start, name_end), end: b.len(), closers: Vec::new(), closed: false };
+        let mut i = name_end;
+        let mut next: Option<(usize, u32)> = None;
+        while i < b.len() {
+            match b[i] {
+                b'(' => match skip_target(b, i) {
+                    Some(j) => i = j,
+                    None => i = b.len(),
+                },
+                b'[' => match skip_meta(b, i) {
+                    Some(j) => i = j,
+                    None => i = b.len(),
+                },
+                b'<' if b[i..].starts_with(b"<!--") => match find(b, i + 4, b"-->") {
+                    Some(j) => i = j + 3,
+                    None => i = b.len(),
+                },
+                b'`' => {
+                    let s = i;
+                    while i < b.len() && b[i] == b'`' {
+                        i += 1;
+                    }
+                    let run = (i - s) as u32;
+                    let ne = cls.name_end(b, i);
+                    if run >= min && ne > i && cls.resolve(&line[i..ne]).is_some() {
+                        // The next opener on the line (§inline-chain, §one-line-turn).
+                        next = Some((s, run));
+                        break;
+                    }
+                    if run >= w {
+                        seg.closers.push((s, i));
+                        seg.closed = true;
+                    }
+                }
+                _ => i += 1,
+            }
+        }
+        match next {
+            Some((s, run)) => {
+                seg.end = s;
+                seg.closed = true;
+                out.push(seg);
+                at = s;
+                w = run;
+            }
+            None => {
+                out.push(seg);
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// A lexed slot or stretch of a heading, by byte offsets into the line.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tok {
+    /// `(inner)`; `open` is the `(`.
+    Target { open: usize, inner: (usize, usize) },
+    /// `[inner]`.
+    Meta { open: usize, inner: (usize, usize) },
+    /// `<inner>`; `closed` false when the line ends first.
+    Scope { open: usize, inner: (usize, usize), closed: bool },
+    /// `<!-- inner -->`; `closed` false when the line ends first (§unclosed-aside).
+    Aside { open: usize, inner: (usize, usize), closed: bool },
+    /// The heading's text from `start` to the end of the stretch.
+    Text { start: usize },
+}
+
+/// How lexing a heading stopped short.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LexStop {
+    /// A `(` never closed on its line.
+    OpenTarget { open: usize },
+    /// A `[` never closed on its line.
+    OpenMeta { open: usize },
+    /// A character that can start no slot, glued to the one before (`(a)b`, `<0>:`).
+    Bad { at: usize },
+}
+
+/// The slots of one statement's stretch, in order.
+#[derive(Debug, Clone, Default)]
+pub struct Lexed {
+    pub toks: Vec<Tok>,
+    pub stop: Option<LexStop>,
+}
+
+/// Lexes `[from, seg.end)` of `line`, skipping the segment's closers and zero-width characters.
+pub fn lex(line: &str, from: usize, seg: &Segment, zero_width: &[char]) -> Lexed {
+    let b = line.as_bytes();
+    let end = seg.end;
+    let mut out = Lexed::default();
+    let mut i = from;
+    // Whether the previous token ended a slot (so a glued character is refused).
+    let mut glued = true;
+    let in_closer = |i: usize| seg.closers.iter().find(|(s, e)| i >= *s && i < *e).map(|(_, e)| *e);
+    while i < end {
+        if let Some(e) = in_closer(i) {
+            i = e;
+            glued = false;
+            continue;
+        }
+        let c = b[i];
+        if c == b' ' || c == b'\t' {
+            i += 1;
+            glued = false;
+            continue;
+        }
+        if c >= 0x80 {
+            let ch = line[i..].chars().next().unwrap();
+            if zero_width.contains(&ch) {
+                i += ch.len_utf8();
+                continue;
+            }
+        }
+        match c {
+            b'(' => match skip_target(&b[..end], i) {
+                Some(j) => {
+                    out.toks.push(Tok::Target { open: i, inner: (i + 1, j - 1) });
+                    i = j;
+                    glued = true;
+                }
+                None => {
+                    out.stop = Some(LexStop::OpenTarget { open: i });
+                    return out;
+                }
+            },
+            b'[' => match skip_meta(&b[..end], i) {
+                Some(j) => {
+                    out.toks.push(Tok::Meta { open: i, inner: (i + 1, j - 1) });
+                    i = j;
+                    glued = true;
+                }
+                None => {
+                    out.stop = Some(LexStop::OpenMeta { open: i });
+                    return out;
+                }
+            },
+            b'<' if b[i..end].starts_with(b"<!--") => match find(&b[..end], i + 4, b"-->") {
+                Some(j) => {
+                    out.toks.push(Tok::Aside { open: i, inner: (i + 4, j), closed: true });
+                    i = j + 3;
+                    glued = true;
+                }
+                None => {
+                    let mut e = end;
+                    // The closers of the stretch are not aside text.
+                    for (s, _) in &seg.closers {
+                        if *s > i && *s < e {
+                            e = *s;
+                        }
+                    }
+                    out.toks.push(Tok::Aside { open: i, inner: (i + 4, e), closed: false });
+                    i = end;
+                }
+            },
+            b'<' => match memchr::memchr(b'>', &b[i..end]) {
+                Some(o) => {
+                    out.toks.push(Tok::Scope { open: i, inner: (i + 1, i + o), closed: true });
+                    i = i + o + 1;
+                    glued = true;
+                }
+                None => {
+                    let mut e = end;
+                    for (s, _) in &seg.closers {
+                        if *s > i && *s < e {
+                            e = *s;
+                        }
+                    }
+                    out.toks.push(Tok::Scope { open: i, inner: (i + 1, e), closed: false });
+                    i = end;
+                }
+            },
+            _ => {
+                if glued && i > from {
+                    out.stop = Some(LexStop::Bad { at: i });
+                    return out;
+                }
+                out.toks.push(Tok::Text { start: i });
+                return out;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+    use crate::scan::Registry;
+
+    fn segs(line: &str) -> Vec<(usize, u32, bool)> {
+        let rules = Rules::builtin();
+        let reg = Registry::new(rules, None);
+        let cls = Classifier::new(rules, &reg);
+        let w = line.bytes().take_while(|&b| b == b'`').count() as u32;
+        segments(&cls, line, 0, w).iter().map(|s| (s.fence_at, s.width, s.closed)).collect()
+    }
+
+    #[test]
+    fn inline_chain_and_one_line_turn() {
+        // §inline-chain
+        assert_eq!(segs("````READ (a) <1,30> ```` ````READ (b) ````"), vec![(0, 4, true), (25, 4, true)]);
+        // §one-line-turn
+        assert_eq!(segs("```EDIT (a.rs) <60,66> ```EDIT (b.rs) <31,38>"), vec![(0, 3, true), (23, 3, false)]);
+        // §transparent-inline-closer: the closer does not end the reading
+        assert_eq!(segs("```READ (a.md)``` <1,2>"), vec![(0, 3, true)]);
+        // a narrower run is heading text, not a closer
+        assert_eq!(segs("````READ (a) ```"), vec![(0, 4, false)]);
+        // backticks inside slots are not closers
+        assert_eq!(segs("```READ (a```b)"), vec![(0, 3, false)]);
+    }
+}

@@ -1,0 +1,354 @@
+//! A table-driven parser for PLURNK, the operation language LLM agents write (SPEC 6.0).
+//!
+//! One model turn goes through the pipeline stages, each its own module named from the spec:
+//! [`scan`] (lines and their classes), [`pair`] (§fence-pairing: where every block ends),
+//! [`heading`] (a heading line's statements and slots), [`build`] (statements under the
+//! operation table), [`diagnose`] (messages from `rules/diagnostics.yaml`) and [`render`]
+//! (canonical text). The rules the stages apply are data: `rules/*.yaml`, compiled by
+//! `build.rs` ([`rules`]).
+//!
+//! ```
+//! let result = plurnk_parser::parse("```READ (src/a.rs) <1,40>\n```", &Default::default());
+//! assert_eq!(result.statements().count(), 1);
+//! ```
+
+pub mod ast;
+pub mod build;
+pub mod diagnose;
+pub mod heading;
+pub mod matcher;
+pub mod native;
+pub mod pair;
+pub mod rules;
+pub mod scan;
+pub mod scope;
+pub mod target;
+
+use std::sync::Arc;
+
+pub use ast::*;
+pub use rules::Rules;
+
+use pair::{OpFacts, PKind, PLine};
+use rules::model::Severity;
+use rules::DiagId;
+use scan::{Class, Classifier, Info, Named, Registry};
+
+/// The document tier a call parses (§tier-entrypoints).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entry {
+    /// One model turn, with response text and the no-operation diagnostic (§turn-shape).
+    Parse,
+    /// Zero or more protocol statements.
+    Statements,
+    /// Executable blocks including the client-tier LOOK.
+    Client,
+}
+
+/// Options of a parse.
+#[derive(Debug, Clone, Default)]
+pub struct ParseOptions {
+    /// Registered executors; `None` means the rule set's default (`sh`).
+    pub executors: Option<Vec<String>>,
+    /// A rule set other than the built-in one (see `Rules::from_dir`).
+    pub rules: Option<Arc<Rules>>,
+}
+
+impl ParseOptions {
+    pub fn with_executors<I: IntoIterator<Item = S>, S: Into<String>>(executors: I) -> ParseOptions {
+        ParseOptions { executors: Some(executors.into_iter().map(Into::into).collect()), rules: None }
+    }
+}
+
+/// `PlurnkParser.parse`: one model turn.
+pub fn parse<'a>(input: &'a str, options: &ParseOptions) -> ParseResult<'a> {
+    run(input, options, Entry::Parse)
+}
+
+/// `PlurnkParser.parseStatements`: protocol statements only; outside text is ignored.
+pub fn parse_statements<'a>(input: &'a str, options: &ParseOptions) -> ParseResult<'a> {
+    run(input, options, Entry::Statements)
+}
+
+/// `PlurnkParser.parseClient`: executable blocks including LOOK.
+pub fn parse_client<'a>(input: &'a str, options: &ParseOptions) -> ParseResult<'a> {
+    run(input, options, Entry::Client)
+}
+
+/// `parsePath`: one target decomposed (§path-syntax), or the refusal's message.
+pub fn parse_path(raw: &str) -> Result<Target, String> {
+    let rules = Rules::builtin();
+    if raw.is_empty() {
+        return Err(rules.text(DiagId::InvalidUri, &[]));
+    }
+    target::parse(raw).map_err(|_| rules.text(DiagId::InvalidUri, &[]))
+}
+
+/// Any entry, by tier.
+pub fn run<'a>(input: &'a str, options: &ParseOptions, entry: Entry) -> ParseResult<'a> {
+    let rules: &Rules = match &options.rules {
+        Some(r) => r,
+        None => Rules::builtin(),
+    };
+    let registry = Registry::new(rules, options.executors.as_deref());
+    let mut result = run_once(input, rules, &registry, entry);
+    let has_statement = |r: &ParseResult| r.items.iter().any(|i| matches!(i, Item::Statement(_)));
+    if !has_statement(&result) && result.unparsed_tail.is_none() {
+        // §native-tool-calls: only an emission that yields no operation is read.
+        let reading = native::read(input, rules, &registry);
+        if let Some(text) = reading.rewritten {
+            let again = run_once(&text, rules, &registry, entry).into_owned();
+            if has_statement(&again) {
+                return again;
+            }
+        }
+        if let Some(receipt) = reading.receipt {
+            let lines = scan::lines(input);
+            let l = lines.get(receipt.line as usize).copied().unwrap_or(scan::Line { start: 0, end: 0, next: 0 });
+            let t = &input[l.start..l.end];
+            let at = Position { line: receipt.line + 1, column: scan::columns(&t[..receipt.at.min(t.len())]) };
+            let d = rules.diag(DiagId::NotAnOperation);
+            result.items.push(Item::Error(ParseError {
+                line: at.line,
+                column: at.column,
+                source: d.source,
+                severity: Severity::Warning,
+                message: receipt.message,
+                recovery: None,
+                operation_omitted: true,
+            }));
+            result.items.sort_by_key(item_position);
+        }
+    }
+    if entry == Entry::Parse && result.unparsed_tail.is_none() && !has_statement(&result) {
+        let at = result
+            .items
+            .iter()
+            .find_map(|i| match i {
+                Item::Error(e) if e.severity == Severity::Error => Some(Position { line: e.line, column: e.column }),
+                _ => None,
+            })
+            .unwrap_or(Position { line: 1, column: 0 });
+        result.items.push(Item::Error(diagnose::make(rules, DiagId::NoOperation, at, &[], None)));
+    }
+    result
+}
+
+/// One pass of the pipeline over `input` (no native reading, no turn-shape diagnostic).
+fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry) -> ParseResult<'a> {
+    let cls = Classifier::new(rules, registry);
+    let lines = scan::lines(input);
+    let text_of = |i: usize| &input[lines[i].start..lines[i].end];
+
+    // Classify every line; only fence-ish lines reach the pairing search.
+    let mut classes: Vec<Class> = Vec::with_capacity(lines.len());
+    for i in 0..lines.len() {
+        classes.push(cls.classify(text_of(i)));
+    }
+    let mut plines: Vec<PLine> = Vec::new();
+    for (i, c) in classes.iter().enumerate() {
+        let line = i as u32;
+        match *c {
+            Class::Text => {}
+            Class::Fence(f) => {
+                let kind = match f.info {
+                    Info::Bare => PKind::Bare,
+                    Info::Aside => PKind::Aside,
+                    Info::Label => PKind::Label,
+                    Info::Heading(named) => {
+                        let segs = heading::segments(&cls, text_of(i), f.indent as usize, f.width);
+                        let last = segs.last();
+                        let compact = last.map(|s| s.closed).unwrap_or(false);
+                        let open_width = last.map(|s| s.width).unwrap_or(f.width);
+                        PKind::Heading { named, compact, open_width }
+                    }
+                };
+                let mut forgotten = None;
+                let mut orphan = false;
+                if kind == PKind::Bare {
+                    if let Some(next) = classes.get(i + 1) {
+                        forgotten = forgotten_tag(&cls, text_of(i + 1), next);
+                    }
+                    if i > 0 && classes[i - 1] == Class::Text && scan::has_fence_run(text_of(i - 1), rules.fence_min()) {
+                        orphan = true;
+                    }
+                }
+                plines.push(PLine { line, ch: f.ch, width: f.width, kind, forgotten, orphan });
+            }
+            Class::Naked(op) => {
+                let plain = text_of(i).trim_end() == rules.op(op).name;
+                plines.push(PLine { line, ch: b'`', width: 0, kind: PKind::Naked { op, plain }, forgotten: None, orphan: false });
+            }
+            Class::Unfenced(_) => {
+                plines.push(PLine { line, ch: 0, width: 0, kind: PKind::Unfenced, forgotten: None, orphan: false });
+            }
+        }
+    }
+    let facts: Vec<OpFacts> = rules
+        .tables
+        .operations
+        .iter()
+        .map(|o| OpFacts { prose: o.prose_body, yields: o.yields_to_native, literal: o.literal_headings, body_repair: o.body_is_repair })
+        .collect();
+    let choices = pair::pair(rules, &facts, &plines);
+    let fence_at = |l: u32| match classes[l as usize] {
+        Class::Fence(f) => f.indent as usize,
+        _ => 0,
+    };
+    let digits_label = |l: u32| {
+        let t = text_of(l as usize).trim_start_matches(' ');
+        let t = t.trim_start_matches(['`', '~']).trim();
+        !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())
+    };
+    let regions = pair::regions::replay(&plines, &choices, fence_at, digits_label);
+
+    let ctx = build::Ctx { input, lines: &lines, rules, cls: &cls, entry };
+    let mut out = build::Out::default();
+    let mut covered: Vec<(usize, usize)> = Vec::new();
+    for r in &regions.ops {
+        let keep_going = build::build_region(&ctx, r, &mut out);
+        covered.push(coverage(&ctx, r));
+        if !keep_going {
+            break;
+        }
+    }
+    for s in &regions.shown {
+        let name = match s.named {
+            Named::Op(i) => rules.op(i).name.clone(),
+            Named::Exec(e) => registry.names[e].clone(),
+        };
+        out.items.push(Item::Error(diagnose::make(rules, DiagId::ShownNotRun, ctx.pos(s.line, s.at), &[("op", &name)], None)));
+    }
+    for &l in &regions.unfenced {
+        let name = match classes[l as usize] {
+            Class::Unfenced(Named::Op(i)) => rules.op(i).name.clone(),
+            Class::Unfenced(Named::Exec(e)) => registry.names[e].clone(),
+            _ => continue,
+        };
+        out.items.push(Item::Error(diagnose::make(rules, DiagId::UnfencedOperation, ctx.pos(l, 0), &[("op", &name)], None)));
+        let ln = lines[l as usize];
+        covered.push((ln.start, ln.next));
+    }
+    for &l in &regions.orphans {
+        let ln = lines[l as usize];
+        covered.push((ln.start, ln.next));
+    }
+    for &l in &regions.unknown_tags {
+        if let Class::Fence(f) = classes[l as usize] {
+            if f.slotted {
+                let t = text_of(l as usize);
+                let end = cls.name_end(t.as_bytes(), f.info_at);
+                out.items.push(Item::Error(diagnose::make(rules, DiagId::NotAnOperation, ctx.pos(l, f.indent as usize), &[("name", &t[f.info_at..end])], None)));
+            }
+        }
+    }
+    if entry == Entry::Parse {
+        text_items(&ctx, &mut covered, &mut out.items);
+    }
+
+    let mut items = out.items;
+    items.sort_by_key(item_position);
+    if let Some(t) = &out.tail {
+        items.retain(|i| item_position(i) < t.from);
+    }
+    ParseResult { items, unparsed_tail: out.tail }
+}
+
+fn item_position(i: &Item) -> Position {
+    match i {
+        Item::Statement(s) => s.position,
+        Item::Error(e) => Position { line: e.line, column: e.column },
+        Item::Text(t) => t.position,
+    }
+}
+
+/// §forgotten-tag: the line under a bare fence is an operation heading written without its
+/// fence — a native name alone or with a slot, or an executor's name with its operand.
+fn forgotten_tag(cls: &Classifier, next: &str, class: &Class) -> Option<Named> {
+    match *class {
+        Class::Naked(op) => Some(Named::Op(op)),
+        Class::Unfenced(named) => {
+            let b = next.as_bytes();
+            let end = cls.name_end(b, 0);
+            let rest = next[end..].trim_start_matches([' ', '\t']);
+            let slot = rest.starts_with('(') || rest.starts_with('<') || rest.starts_with('[');
+            match named {
+                Named::Op(_) if slot => Some(named),
+                Named::Exec(_) if rest.starts_with('(') => Some(named),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The byte span an operation region takes out of the response text.
+fn coverage(ctx: &build::Ctx<'_, '_>, r: &pair::regions::OpRegion) -> (usize, usize) {
+    use pair::regions::End;
+    let lines = ctx.lines;
+    let start = lines[r.start_line as usize].start;
+    let end = match r.end {
+        End::Eof => ctx.input.len(),
+        End::Heading { line } => lines[line as usize].start,
+        End::Name { line } => lines[line as usize].end,
+        End::Closer { line, width } => {
+            let ln = lines[line as usize];
+            let t = &ctx.input[ln.start..ln.end];
+            let indent = t.len() - t.trim_start_matches(' ').len();
+            let mut e = indent + width as usize;
+            let b = t.as_bytes();
+            while e < b.len() && (b[e] == b' ' || b[e] == b'\t') {
+                e += 1;
+            }
+            ln.start + e
+        }
+        End::Compact => {
+            let ln = lines[r.head_line as usize];
+            let t = &ctx.input[ln.start..ln.end];
+            let b = t.as_bytes();
+            // After the line's last closer when only whitespace follows it.
+            let mut e = t.trim_end().len();
+            let mut k = e;
+            while k > 0 && b[k - 1] == b'`' {
+                k -= 1;
+            }
+            if k < e {
+                let mut j = e;
+                while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
+                    j += 1;
+                }
+                e = j;
+            } else {
+                e = t.len();
+            }
+            ln.start + e
+        }
+    };
+    (start, end.max(start))
+}
+
+/// §response-text: each non-whitespace span outside operation regions, exactly as written.
+fn text_items<'a>(ctx: &build::Ctx<'a, '_>, covered: &mut [(usize, usize)], items: &mut Vec<Item<'a>>) {
+    covered.sort();
+    let mut at = 0;
+    let push = |s: usize, e: usize, items: &mut Vec<Item<'a>>| {
+        if e > s {
+            let content = &ctx.input[s..e];
+            if !content.trim().is_empty() {
+                let line = match ctx.lines.binary_search_by(|l| l.start.cmp(&s)) {
+                    Ok(i) => i,
+                    Err(i) => i - 1,
+                } as u32;
+                let col = s - ctx.lines[line as usize].start;
+                items.push(Item::Text(TextItem { content: std::borrow::Cow::Borrowed(content), position: ctx.pos(line, col) }));
+            }
+        }
+    };
+    for &(s, e) in covered.iter() {
+        if s > at {
+            push(at, s, items);
+        }
+        at = at.max(e);
+    }
+    push(at, ctx.input.len(), items);
+}

@@ -1,0 +1,768 @@
+//! Fence pairing (§fence-pairing): one pass ahead of heading reading that decides where every
+//! block ends, as the least-cost reading of the whole input (§pairing-objective).
+//!
+//! The search runs forward over the *fence lines* only (text lines between them just mark the
+//! open block as holding content). A reading's state is its block stack; readings that reach the
+//! same stack are merged, keeping the cheaper one and, on a tie, the one a preference-ordered
+//! search meets first (§pairing-algorithm "Candidates"). Complete and repaired readings are kept
+//! apart because they are ordered differently (§pairing-objective); both orders, the counted
+//! classes and what each event adds come from `rules/tolerance.yaml`.
+//!
+//! Bounds (stated here and checked by tests): a stack holds at most `max_depth` blocks (a fence
+//! that would open deeper reads as body), and at most `max_candidates` complete and as many
+//! repaired readings survive each fence line. Each fence line therefore costs
+//! O(max_candidates × max_depth) and the pass is linear in the input. The history of choices is
+//! committed whenever a single reading survives, so memory stays proportional to the longest
+//! stretch of genuinely ambiguous fences, and is capped at `HISTORY_CAP` nodes beyond which the
+//! best reading is committed early.
+
+pub mod regions;
+
+use crate::rules::{Rules, PAIR_EVENTS};
+use crate::scan::Named;
+
+/// Most pairing counters a rule set may declare.
+pub const MAX_COUNTERS: usize = 8;
+/// Hard ceiling on `max_depth` (the stack is an inline array).
+pub const DEPTH_CAP: usize = 32;
+/// History nodes kept before the best reading is committed early.
+pub const HISTORY_CAP: usize = 1 << 20;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PairEvent {
+    SuppliedCloser = 0,
+    MessageRunOn,
+    NarrowCloser,
+    BodyUnderBodyless,
+    HiddenOperation,
+    SwallowedOperation,
+    LiteralExample,
+    DiscardedCode,
+    FenceAsText,
+}
+
+const _: () = assert!(PAIR_EVENTS.len() == 9);
+
+/// What a fence line is, for pairing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PKind {
+    /// Backticks (or tildes) and whitespace only.
+    Bare,
+    /// A fence followed by one complete aside (a closer, §closer-aside).
+    Aside,
+    /// A fence naming nothing known.
+    Label,
+    /// A heading. `compact`: every statement on the line closes on it. `open_width`: the width
+    /// of the line's last, unclosed opener (when not compact).
+    Heading { named: Named, compact: bool, open_width: u32 },
+    /// A naked operation name (§naked-operation); `plain` when no aside rides it.
+    Naked { op: usize, plain: bool },
+    /// A column-zero operation name with more (§unfenced-operation).
+    Unfenced,
+}
+
+/// One fence line handed to the search.
+#[derive(Debug, Clone, Copy)]
+pub struct PLine {
+    pub line: u32,
+    pub ch: u8,
+    pub width: u32,
+    pub kind: PKind,
+    /// A bare fence whose next line is an operation heading written without its fence
+    /// (§forgotten-tag).
+    pub forgotten: Option<Named>,
+    /// A bare fence directly under a text line carrying a fence run (an orphaned closer).
+    pub orphan: bool,
+}
+
+/// Per-operation pairing facts, indexed by operation.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OpFacts {
+    pub prose: bool,
+    pub yields: bool,
+    pub literal: bool,
+    pub body_repair: bool,
+}
+
+/// The choice made at one fence line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Move {
+    /// Content of the open block (or outside text).
+    Text,
+    /// At the top level: a heading opens its operation (`width` = the opener's width).
+    Open,
+    /// At the top level: a heading line whose statements all close on it.
+    Compact,
+    /// At the top level: a fence that opens no operation quotes (§quotation).
+    Quote,
+    /// The fence closes the top block.
+    Close,
+    /// A narrower same-character fence read as the outermost block's closer (one repair).
+    NarrowClose,
+    /// The fence opens a nested block.
+    Nest,
+    /// A heading ends every open block without a closer and opens (or is) its statement.
+    EndByHeading,
+    /// A wide heading fence read as the block's closer glued to the next opener.
+    Glued,
+    /// A heading held as a literal example (nested, unless compact).
+    Example,
+    /// A naked operation name opens its block.
+    NakedOpen,
+    /// The naked block's name line closes it.
+    NakedClose,
+    /// A bare fence opens the operation named on the next line (§forgotten-tag).
+    Forgotten,
+    /// A bare fence under a fence-carrying line: quotes nothing.
+    Orphan,
+    /// An unfenced operation line outside every block.
+    Unfenced,
+}
+
+// Frame kinds and flags, packed into a `Frame`.
+const K_OP: u8 = 0;
+const K_QUOTE: u8 = 1;
+const K_NESTED: u8 = 2;
+
+const F_PROSE: u8 = 1;
+const F_YIELDS: u8 = 2;
+const F_LITERAL: u8 = 4;
+const F_NAKED: u8 = 8;
+const F_BODY_REPAIR: u8 = 16;
+const F_LABELED: u8 = 32;
+const F_SKIP_NEXT: u8 = 64;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Frame {
+    kind: u8,
+    ch: u8,
+    flags: u8,
+    content: bool,
+    width: u16,
+    /// Width of the innermost labeled or example block holding this one (itself included).
+    holder: u16,
+    /// The operation (naked blocks close on their own name).
+    op: u8,
+}
+
+#[derive(Clone, Copy)]
+struct Stack {
+    len: u8,
+    frames: [Frame; DEPTH_CAP],
+}
+
+impl PartialEq for Stack {
+    fn eq(&self, o: &Stack) -> bool {
+        self.len == o.len && self.frames[..self.len as usize] == o.frames[..o.len as usize]
+    }
+}
+
+impl Stack {
+    fn new() -> Stack {
+        Stack { len: 0, frames: [Frame::default(); DEPTH_CAP] }
+    }
+    fn top(&self) -> Option<&Frame> {
+        if self.len == 0 {
+            None
+        } else {
+            Some(&self.frames[self.len as usize - 1])
+        }
+    }
+    fn top_mut(&mut self) -> Option<&mut Frame> {
+        if self.len == 0 {
+            None
+        } else {
+            Some(&mut self.frames[self.len as usize - 1])
+        }
+    }
+    fn push(&mut self, f: Frame) {
+        self.frames[self.len as usize] = f;
+        self.len += 1;
+    }
+    fn pop(&mut self) -> Frame {
+        self.len -= 1;
+        self.frames[self.len as usize]
+    }
+    fn bottom(&self) -> Option<&Frame> {
+        if self.len == 0 {
+            None
+        } else {
+            Some(&self.frames[0])
+        }
+    }
+}
+
+type Cost = [u16; MAX_COUNTERS];
+
+#[derive(Clone, Copy)]
+struct Cand {
+    stack: Stack,
+    cost: Cost,
+    hist: u32,
+    runon: bool,
+}
+
+#[derive(Clone, Copy)]
+struct Node {
+    parent: u32,
+    line: u32,
+    mv: Move,
+    width: u32,
+}
+
+const NO_NODE: u32 = u32::MAX;
+
+/// The chosen move at each fence line, in line order: `(line, move, width)`, where `width` is
+/// the opener width the move uses (a glued closer's heading width, for instance).
+pub type Choices = Vec<(u32, Move, u32)>;
+
+pub struct Pairer<'r> {
+    rules: &'r Rules,
+    facts: &'r [OpFacts],
+    max_depth: usize,
+    max_cands: usize,
+    min_width: u32,
+    nodes: Vec<Node>,
+    committed: Choices,
+    complete: Vec<Cand>,
+    repaired: Vec<Cand>,
+    prev_line: u32,
+}
+
+impl<'r> Pairer<'r> {
+    pub fn new(rules: &'r Rules, facts: &'r [OpFacts]) -> Pairer<'r> {
+        let p = &rules.tables.pairing;
+        let root = Cand { stack: Stack::new(), cost: [0; MAX_COUNTERS], hist: NO_NODE, runon: false };
+        Pairer {
+            rules,
+            facts,
+            max_depth: (p.max_depth as usize).clamp(2, DEPTH_CAP),
+            max_cands: (p.max_candidates as usize).max(1),
+            min_width: rules.fence_min(),
+            nodes: Vec::new(),
+            committed: Vec::new(),
+            complete: vec![root],
+            repaired: Vec::new(),
+            prev_line: u32::MAX,
+        }
+    }
+
+    fn add(&self, cost: &mut Cost, ev: PairEvent) {
+        for &c in &self.rules.event_counts[ev as usize] {
+            cost[c] = cost[c].saturating_add(1);
+        }
+    }
+
+    fn is_complete(&self, cost: &Cost) -> bool {
+        self.rules.complete_mask.iter().all(|&c| cost[c] == 0)
+    }
+
+    fn key(&self, cost: &Cost, complete: bool) -> [u32; MAX_COUNTERS + 2] {
+        let order = if complete { &self.rules.complete_order } else { &self.rules.repaired_order };
+        let mut k = [0u32; MAX_COUNTERS + 2];
+        for (i, group) in order.iter().enumerate().take(MAX_COUNTERS + 2) {
+            k[i] = group.iter().map(|&c| cost[c] as u32).sum();
+        }
+        k
+    }
+
+    /// Feeds one fence line. Text lines between fence lines are implied by the line numbers.
+    pub fn feed(&mut self, pl: &PLine) {
+        // Text lines since the last fence line: the open block holds content.
+        if self.prev_line != u32::MAX && pl.line > self.prev_line + 1 {
+            for c in self.complete.iter_mut().chain(self.repaired.iter_mut()) {
+                if let Some(top) = c.stack.top_mut() {
+                    if top.flags & F_SKIP_NEXT != 0 {
+                        top.flags &= !F_SKIP_NEXT;
+                        if pl.line > self.prev_line + 2 {
+                            top.content = true;
+                        }
+                    } else {
+                        top.content = true;
+                    }
+                }
+            }
+        } else if self.prev_line == u32::MAX && pl.line > 0 {
+            // Leading text at the top level: nothing is open.
+        }
+        self.prev_line = pl.line;
+
+        let mut next_c: Vec<Cand> = Vec::with_capacity(self.complete.len() + 2);
+        let mut next_r: Vec<Cand> = Vec::with_capacity(self.repaired.len() + 2);
+        let mut succ: Vec<(Cand, Move, u32)> = Vec::with_capacity(6);
+        let olds_c = std::mem::take(&mut self.complete);
+        let olds_r = std::mem::take(&mut self.repaired);
+        for (is_c, list) in [(true, &olds_c), (false, &olds_r)] {
+            for cand in list.iter() {
+                succ.clear();
+                self.moves(cand, pl, &mut succ);
+                for (mut nc, mv, width) in succ.drain(..) {
+                    let id = self.nodes.len() as u32;
+                    self.nodes.push(Node { parent: cand.hist, line: pl.line, mv, width });
+                    nc.hist = id;
+                    let complete = is_c && self.is_complete(&nc.cost);
+                    let target = if complete { &mut next_c } else { &mut next_r };
+                    Self::merge(self.key_fn(complete), target, nc);
+                }
+            }
+        }
+        self.complete = next_c;
+        self.repaired = next_r;
+        self.prune();
+        self.maybe_commit();
+    }
+
+    fn key_fn(&self, complete: bool) -> impl Fn(&Cost) -> [u32; MAX_COUNTERS + 2] + '_ {
+        move |c| self.key(c, complete)
+    }
+
+    fn merge(key: impl Fn(&Cost) -> [u32; MAX_COUNTERS + 2], list: &mut Vec<Cand>, nc: Cand) {
+        for existing in list.iter_mut() {
+            if existing.stack == nc.stack {
+                if key(&nc.cost) < key(&existing.cost) {
+                    *existing = nc;
+                }
+                return;
+            }
+        }
+        list.push(nc);
+    }
+
+    fn prune(&mut self) {
+        for complete in [true, false] {
+            let cap = self.max_cands;
+            let list = if complete { &self.complete } else { &self.repaired };
+            if list.len() <= cap {
+                continue;
+            }
+            let mut ranked: Vec<(usize, [u32; MAX_COUNTERS + 2])> =
+                list.iter().enumerate().map(|(i, c)| (i, self.key(&c.cost, complete))).collect();
+            ranked.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
+            let mut keep: Vec<usize> = ranked.into_iter().take(cap).map(|(i, _)| i).collect();
+            keep.sort();
+            let list = if complete { &mut self.complete } else { &mut self.repaired };
+            let kept: Vec<Cand> = keep.into_iter().map(|i| list[i]).collect();
+            *list = kept;
+        }
+        // A repaired reading can never beat a complete one that reaches the same end; drop the
+        // repaired readings whose stack a complete reading already holds.
+        let complete = &self.complete;
+        self.repaired.retain(|r| !complete.iter().any(|c| c.stack == r.stack));
+    }
+
+    /// Commits history when one reading survives; bounds memory otherwise.
+    fn maybe_commit(&mut self) {
+        let live = self.complete.len() + self.repaired.len();
+        if live == 1 {
+            let hist = if let Some(c) = self.complete.first() { c.hist } else { self.repaired[0].hist };
+            self.commit(hist);
+            if let Some(c) = self.complete.first_mut() {
+                c.hist = NO_NODE;
+            } else {
+                self.repaired[0].hist = NO_NODE;
+            }
+        } else if self.nodes.len() > HISTORY_CAP {
+            // Pathological ambiguity: keep the best reading and commit it.
+            let best = if !self.complete.is_empty() {
+                let k = |c: &Cand| self.key(&c.cost, true);
+                let b = *self.complete.iter().min_by_key(|c| k(c)).unwrap();
+                self.repaired.clear();
+                b
+            } else {
+                let k = |c: &Cand| self.key(&c.cost, false);
+                *self.repaired.iter().min_by_key(|c| k(c)).unwrap()
+            };
+            let is_c = !self.complete.is_empty();
+            self.commit(best.hist);
+            let mut b = best;
+            b.hist = NO_NODE;
+            if is_c {
+                self.complete = vec![b];
+            } else {
+                self.repaired = vec![b];
+            }
+        }
+    }
+
+    fn commit(&mut self, hist: u32) {
+        let mut path = Vec::new();
+        let mut h = hist;
+        while h != NO_NODE {
+            let n = self.nodes[h as usize];
+            path.push((n.line, n.mv, n.width));
+            h = n.parent;
+        }
+        path.reverse();
+        self.committed.extend(path);
+        self.nodes.clear();
+    }
+
+    /// Closes every open block at the end of the input and returns the chosen moves.
+    pub fn finish(mut self) -> Choices {
+        let mut best_c: Option<(Cand, [u32; MAX_COUNTERS + 2])> = None;
+        let mut best_c_plain: Option<(Cand, [u32; MAX_COUNTERS + 2])> = None;
+        let mut best_r: Option<(Cand, [u32; MAX_COUNTERS + 2])> = None;
+        let olds_c = std::mem::take(&mut self.complete);
+        let olds_r = std::mem::take(&mut self.repaired);
+        for (is_c, list) in [(true, olds_c), (false, olds_r)] {
+            for mut cand in list {
+                self.close_all_at_eof(&mut cand);
+                let complete = is_c && self.is_complete(&cand.cost);
+                let k = self.key(&cand.cost, complete);
+                if complete {
+                    if best_c.as_ref().map(|(_, bk)| k < *bk).unwrap_or(true) {
+                        best_c = Some((cand, k));
+                    }
+                    if !cand.runon && best_c_plain.as_ref().map(|(_, bk)| k < *bk).unwrap_or(true) {
+                        best_c_plain = Some((cand, k));
+                    }
+                } else {
+                    let kr = self.key(&cand.cost, false);
+                    if best_r.as_ref().map(|(_, bk)| kr < *bk).unwrap_or(true) {
+                        best_r = Some((cand, kr));
+                    }
+                }
+            }
+        }
+        // §message-run-on: a run to the end never costs an operation; when the reading that
+        // runs on hides more operations than the best repaired reading, the repaired one stands.
+        let hidden = self.rules.tables.pairing.counters.iter().position(|c| c == "hidden");
+        let chosen = match (best_c, best_c_plain, best_r) {
+            (Some((c, _)), plain, Some((r, _))) if c.runon => {
+                let h = |x: &Cand| hidden.map(|i| x.cost[i]).unwrap_or(0);
+                if h(&c) > h(&r) {
+                    match plain {
+                        Some((p, _)) => p,
+                        None => r,
+                    }
+                } else {
+                    c
+                }
+            }
+            (Some((c, _)), _, _) => c,
+            (None, _, Some((r, _))) => r,
+            (None, _, None) => unreachable!("the search always keeps a reading"),
+        };
+        self.commit(chosen.hist);
+        self.committed
+    }
+
+    fn close_all_at_eof(&self, cand: &mut Cand) {
+        while cand.stack.len > 0 {
+            let f = cand.stack.pop();
+            match f.kind {
+                K_OP => {
+                    if f.flags & F_BODY_REPAIR != 0 && f.content {
+                        self.add(&mut cand.cost, PairEvent::BodyUnderBodyless);
+                    }
+                    if f.flags & F_NAKED != 0 {
+                    } else if f.flags & F_PROSE != 0 {
+                        self.add(&mut cand.cost, PairEvent::MessageRunOn);
+                        cand.runon = true;
+                    } else {
+                        self.add(&mut cand.cost, PairEvent::SuppliedCloser);
+                    }
+                }
+                K_NESTED => self.add(&mut cand.cost, PairEvent::SuppliedCloser),
+                _ => {}
+            }
+        }
+    }
+
+    fn op_frame(&self, named: Named, width: u32, naked: bool) -> Frame {
+        let mut flags = 0;
+        let mut op = 0u8;
+        if let Named::Op(i) = named {
+            let f = self.facts[i];
+            if f.prose {
+                flags |= F_PROSE;
+            }
+            if f.yields {
+                flags |= F_YIELDS;
+            }
+            if f.literal {
+                flags |= F_LITERAL;
+            }
+            if f.body_repair {
+                flags |= F_BODY_REPAIR;
+            }
+            op = i as u8;
+        }
+        if naked {
+            flags |= F_NAKED;
+        }
+        Frame { kind: K_OP, ch: b'`', flags, content: false, width: width.min(u16::MAX as u32) as u16, holder: 0, op }
+    }
+
+    /// A heading at the top level: opens its block, or stands complete on its line.
+    fn root_heading(&self, cand: &Cand, named: Named, compact: bool, open_width: u32, mv: Move, out: &mut Vec<(Cand, Move, u32)>) {
+        let mut c = *cand;
+        if compact {
+            out.push((c, if mv == Move::Open { Move::Compact } else { mv }, 0));
+        } else {
+            let named_last = named;
+            c.stack.push(self.op_frame(named_last, open_width, false));
+            out.push((c, mv, open_width));
+        }
+    }
+
+    /// Every reading of `pl` from `cand`, in preference order.
+    fn moves(&self, cand: &Cand, pl: &PLine, out: &mut Vec<(Cand, Move, u32)>) {
+        let depth_ok = (cand.stack.len as usize) < self.max_depth;
+        let top = cand.stack.top().copied();
+        let Some(top) = top else {
+            return self.root_moves(cand, pl, out);
+        };
+        if top.flags & F_SKIP_NEXT != 0 {
+            // The heading line of a forgotten-tag opener (§forgotten-tag).
+            let mut c = *cand;
+            c.stack.top_mut().unwrap().flags &= !F_SKIP_NEXT;
+            out.push((c, Move::Text, 0));
+            return;
+        }
+        let text = |cost_ev: Option<PairEvent>| {
+            let mut c = *cand;
+            c.stack.top_mut().unwrap().content = true;
+            if let Some(ev) = cost_ev {
+                self.add(&mut c.cost, ev);
+            }
+            (c, Move::Text, 0)
+        };
+        if top.kind == K_QUOTE {
+            let closes = pl.ch == top.ch && pl.width >= top.width as u32 && pl.kind == PKind::Bare;
+            if closes {
+                let mut c = *cand;
+                c.stack.pop();
+                out.push((c, Move::Close, 0));
+            } else {
+                out.push(text(None));
+            }
+            return;
+        }
+        let op = *cand.stack.bottom().unwrap();
+        let naked = op.flags & F_NAKED != 0;
+
+        match pl.kind {
+            PKind::Unfenced => out.push(text(None)),
+            PKind::Naked { op: which, plain } => {
+                if top.kind == K_OP && naked && plain && which == op.op as usize && cand.stack.len == 1 {
+                    let mut c = *cand;
+                    c.stack.pop();
+                    out.push((c, Move::NakedClose, 0));
+                } else {
+                    out.push(text(None));
+                }
+            }
+            PKind::Bare | PKind::Aside => {
+                if naked {
+                    // A naked block expects no closer; its fences are body (§naked-operation).
+                    out.push(text(None));
+                    return;
+                }
+                let same = pl.ch == top.ch;
+                let wide = pl.width >= top.width as u32;
+                let bare = pl.kind == PKind::Bare;
+                if top.kind == K_OP {
+                    if same && wide {
+                        // Nesting before closing in an operation body (§pairing-objective).
+                        if bare && depth_ok {
+                            out.push(self.nest(cand, pl, false));
+                        }
+                        let mut c = *cand;
+                        let f = c.stack.pop();
+                        if f.flags & F_BODY_REPAIR != 0 && f.content {
+                            self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
+                        }
+                        out.push((c, Move::Close, 0));
+                        if !bare {
+                            out.push(text(Some(PairEvent::FenceAsText)));
+                        }
+                    } else {
+                        if depth_ok && bare {
+                            out.push(self.nest(cand, pl, false));
+                        } else if depth_ok {
+                            out.push(self.nest(cand, pl, true));
+                        }
+                        if same && bare {
+                            let mut c = *cand;
+                            let f = c.stack.pop();
+                            if f.flags & F_BODY_REPAIR != 0 && f.content {
+                                self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
+                            }
+                            self.add(&mut c.cost, PairEvent::NarrowCloser);
+                            out.push((c, Move::NarrowClose, 0));
+                        }
+                        out.push(text(Some(PairEvent::FenceAsText)));
+                    }
+                } else {
+                    // A nested block: its first valid closer closes (CommonMark's rule).
+                    let can_close = same && wide && bare && (top.content || top.flags & F_LABELED != 0);
+                    if can_close {
+                        let mut c = *cand;
+                        c.stack.pop();
+                        out.push((c, Move::Close, 0));
+                    } else {
+                        if depth_ok {
+                            out.push(self.nest(cand, pl, !bare));
+                        }
+                        out.push(text(Some(PairEvent::FenceAsText)));
+                    }
+                }
+            }
+            PKind::Label => {
+                if naked {
+                    out.push(text(None));
+                    return;
+                }
+                if depth_ok {
+                    out.push(self.nest(cand, pl, true));
+                }
+                out.push(text(Some(PairEvent::DiscardedCode)));
+            }
+            PKind::Heading { named, compact, open_width } => {
+                let is_exec = matches!(named, Named::Exec(_));
+                let prose_exec = op.flags & F_PROSE != 0 && is_exec;
+                let literal = self.literal(&cand.stack, &op, pl.width, is_exec);
+                // 1. A wide fence glued to the next opener: the block's closer, then the heading.
+                if top.kind == K_OP && !naked && pl.ch == b'`' && pl.width >= top.width as u32 + self.min_width {
+                    let mut c = *cand;
+                    let f = c.stack.pop();
+                    if f.flags & F_BODY_REPAIR != 0 && f.content {
+                        self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
+                    }
+                    let rest = pl.width - top.width as u32;
+                    let ow = if compact { 0 } else if open_width == pl.width { rest } else { open_width };
+                    let mut tmp = Vec::new();
+                    self.root_heading(&c, named, compact, ow, Move::Glued, &mut tmp);
+                    for (c2, _, w) in tmp {
+                        out.push((c2, Move::Glued, w));
+                    }
+                }
+                // 2. The heading ends the open blocks and runs (a supplied closer before a
+                // literal example at a heading, §pairing-objective).
+                let may_end = !prose_exec && !(naked && op.flags & F_LITERAL != 0);
+                if may_end {
+                    let mut c = *cand;
+                    while c.stack.len > 0 {
+                        let f = c.stack.pop();
+                        if f.kind == K_OP {
+                            if f.flags & F_BODY_REPAIR != 0 && f.content {
+                                self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
+                            }
+                            if f.flags & F_NAKED == 0 {
+                                self.add(&mut c.cost, PairEvent::SuppliedCloser);
+                            }
+                        } else {
+                            self.add(&mut c.cost, PairEvent::SuppliedCloser);
+                        }
+                    }
+                    let mut tmp = Vec::new();
+                    self.root_heading(&c, named, compact, open_width, Move::EndByHeading, &mut tmp);
+                    for (c2, _, w) in tmp {
+                        out.push((c2, Move::EndByHeading, w));
+                    }
+                }
+                // 3. The heading is a literal example the block holds.
+                if depth_ok || compact {
+                    let mut c = *cand;
+                    c.stack.top_mut().unwrap().content = true;
+                    let ev = if literal {
+                        PairEvent::LiteralExample
+                    } else if op.flags & F_YIELDS != 0 && !is_exec && pl.width >= op.width as u32 {
+                        PairEvent::SwallowedOperation
+                    } else {
+                        PairEvent::HiddenOperation
+                    };
+                    self.add(&mut c.cost, ev);
+                    if !compact {
+                        let holder = pl.width.min(u16::MAX as u32) as u16;
+                        c.stack.push(Frame {
+                            kind: K_NESTED,
+                            ch: b'`',
+                            flags: F_LABELED,
+                            content: false,
+                            width: open_width.min(u16::MAX as u32) as u16,
+                            holder,
+                            op: 0,
+                        });
+                    }
+                    out.push((c, Move::Example, open_width));
+                }
+                // 4. An executor heading a message shows may be read as text (discarded code).
+                if prose_exec {
+                    out.push(text(Some(PairEvent::DiscardedCode)));
+                }
+            }
+        }
+    }
+
+    /// Literal by declaration (§pairing-objective): narrower than its block, no wider than the
+    /// labeled block or example holding it, inside a KILL, or an executor a message shows.
+    fn literal(&self, stack: &Stack, op: &Frame, width: u32, is_exec: bool) -> bool {
+        if width < op.width as u32 || op.flags & F_LITERAL != 0 || (op.flags & F_PROSE != 0 && is_exec) {
+            return true;
+        }
+        let top = stack.top().unwrap();
+        top.kind == K_NESTED && top.holder > 0 && width <= top.holder as u32
+    }
+
+    fn nest(&self, cand: &Cand, pl: &PLine, labeled: bool) -> (Cand, Move, u32) {
+        let mut c = *cand;
+        let parent = *c.stack.top().unwrap();
+        c.stack.top_mut().unwrap().content = true;
+        let holder = if labeled { pl.width.min(u16::MAX as u32) as u16 } else if parent.kind == K_NESTED { parent.holder } else { 0 };
+        c.stack.push(Frame {
+            kind: K_NESTED,
+            ch: pl.ch,
+            flags: if labeled { F_LABELED } else { 0 },
+            content: false,
+            width: pl.width.min(u16::MAX as u32) as u16,
+            holder,
+            op: 0,
+        });
+        (c, Move::Nest, pl.width)
+    }
+
+    fn root_moves(&self, cand: &Cand, pl: &PLine, out: &mut Vec<(Cand, Move, u32)>) {
+        match pl.kind {
+            PKind::Heading { named, compact, open_width } => {
+                self.root_heading(cand, named, compact, open_width, Move::Open, out);
+            }
+            PKind::Bare => {
+                if let Some(named) = pl.forgotten {
+                    let mut c = *cand;
+                    let mut f = self.op_frame(named, pl.width, false);
+                    f.flags |= F_SKIP_NEXT;
+                    c.stack.push(f);
+                    out.push((c, Move::Forgotten, pl.width));
+                } else if pl.orphan {
+                    out.push((*cand, Move::Orphan, 0));
+                } else {
+                    let mut c = *cand;
+                    c.stack.push(Frame { kind: K_QUOTE, ch: pl.ch, flags: 0, content: false, width: pl.width as u16, holder: 0, op: 0 });
+                    out.push((c, Move::Quote, pl.width));
+                }
+            }
+            PKind::Aside | PKind::Label => {
+                let mut c = *cand;
+                c.stack.push(Frame { kind: K_QUOTE, ch: pl.ch, flags: F_LABELED, content: false, width: pl.width as u16, holder: 0, op: 0 });
+                out.push((c, Move::Quote, pl.width));
+            }
+            PKind::Naked { op, .. } => {
+                let mut c = *cand;
+                c.stack.push(self.op_frame(Named::Op(op), self.rules.tables.fence.taught_width, true));
+                out.push((c, Move::NakedOpen, 0));
+            }
+            PKind::Unfenced => out.push((*cand, Move::Unfenced, 0)),
+        }
+    }
+}
+
+/// Runs the search over `plines` (in line order).
+pub fn pair(rules: &Rules, facts: &[OpFacts], plines: &[PLine]) -> Choices {
+    let mut p = Pairer::new(rules, facts);
+    for pl in plines {
+        p.feed(pl);
+    }
+    p.finish()
+}

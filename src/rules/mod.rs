@@ -1,0 +1,228 @@
+//! The rule set the interpreter applies: the compiled tables plus the lookups built from them.
+//!
+//! The built-in tables are `rules/*.yaml` compiled by `build.rs` into `tables.json` and embedded
+//! here; `Rules::from_dir` (feature `runtime-rules`) loads another rule directory with the same
+//! schemas, so a rule edit can be tried without rebuilding.
+
+pub mod model;
+#[cfg(feature = "runtime-rules")]
+pub mod load;
+
+use std::sync::OnceLock;
+
+pub use model::*;
+
+include!(concat!(env!("OUT_DIR"), "/diagnostic_ids.rs"));
+
+/// The compiled built-in tables, as `--tables` prints them.
+pub const BUILTIN_TABLES_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/tables.json"));
+
+/// A rule set ready to interpret.
+#[derive(Debug)]
+pub struct Rules {
+    pub tables: Tables,
+    /// `DiagId as usize` → index into `tables.diagnostics`.
+    diag_index: Vec<usize>,
+    /// Pairing event → counter increments, in `PairEvent` order.
+    pub(crate) event_counts: Vec<Vec<usize>>,
+    pub(crate) complete_mask: Vec<usize>,
+    pub(crate) complete_order: Vec<Vec<usize>>,
+    pub(crate) repaired_order: Vec<Vec<usize>>,
+    /// Byte predicate for name characters.
+    name_char: [bool; 256],
+    pub(crate) zero_width: Vec<char>,
+}
+
+/// Pairing events the interpreter can report; their costs are data (`rules/tolerance.yaml`).
+pub const PAIR_EVENTS: &[&str] = &[
+    "supplied-closer",
+    "message-run-on",
+    "narrow-closer",
+    "body-under-bodyless",
+    "hidden-operation",
+    "swallowed-operation",
+    "literal-example",
+    "discarded-code",
+    "fence-as-text",
+];
+
+static BUILTIN: OnceLock<Rules> = OnceLock::new();
+
+impl Rules {
+    /// The built-in rule set compiled from this crate's `rules/`.
+    pub fn builtin() -> &'static Rules {
+        BUILTIN.get_or_init(|| {
+            let tables: Tables = serde_json::from_str(BUILTIN_TABLES_JSON).expect("embedded tables parse");
+            Rules::from_tables(tables).expect("embedded tables are complete")
+        })
+    }
+
+    /// Loads and validates a rule directory at run time (the same checks `build.rs` applies).
+    #[cfg(feature = "runtime-rules")]
+    pub fn from_dir(dir: &std::path::Path, schema_dir: Option<&std::path::Path>) -> Result<Rules, String> {
+        let schemas = match schema_dir {
+            Some(d) => load::Schemas::read(d).map_err(|e| e.to_string())?,
+            None => embedded_schemas(),
+        };
+        let tables = load::load(dir, &schemas, concat!("plurnk-parser ", env!("CARGO_PKG_VERSION"), " (runtime)"))
+            .map_err(|e| e.to_string())?;
+        Rules::from_tables(tables)
+    }
+
+    /// Builds the lookups; fails when the tables lack something the interpreter names.
+    pub fn from_tables(tables: Tables) -> Result<Rules, String> {
+        let mut diag_index = Vec::with_capacity(DiagId::ALL.len());
+        for name in DiagId::ALL {
+            match tables.diagnostics.iter().position(|d| d.id == *name) {
+                Some(i) => diag_index.push(i),
+                None => return Err(format!("rules/diagnostics.yaml: lacks `{name}`, which the parser emits")),
+            }
+        }
+        for op in &tables.operations {
+            if !tables.diagnostics.iter().any(|d| d.id == op.working_form) {
+                return Err(format!("rules/operations.yaml: `{}` names missing working form `{}`", op.name, op.working_form));
+            }
+        }
+        let counter = |name: &str| -> Result<usize, String> {
+            tables
+                .pairing
+                .counters
+                .iter()
+                .position(|c| c == name)
+                .ok_or_else(|| format!("rules/tolerance.yaml: counter `{name}` is not declared"))
+        };
+        let mut event_counts = Vec::new();
+        for ev in PAIR_EVENTS {
+            let row = tables
+                .pairing
+                .events
+                .iter()
+                .find(|e| e.event == *ev)
+                .ok_or_else(|| format!("rules/tolerance.yaml: /pairing/events lacks `{ev}`"))?;
+            event_counts.push(row.counts.iter().map(|c| counter(c)).collect::<Result<Vec<_>, _>>()?);
+        }
+        let complete_mask = tables.pairing.complete_when_zero.iter().map(|c| counter(c)).collect::<Result<Vec<_>, _>>()?;
+        let order = |o: &Vec<Vec<String>>| -> Result<Vec<Vec<usize>>, String> {
+            o.iter().map(|g| g.iter().map(|c| counter(c)).collect()).collect()
+        };
+        let complete_order = order(&tables.pairing.complete_order)?;
+        let repaired_order = order(&tables.pairing.repaired_order)?;
+        if tables.pairing.counters.len() > crate::pair::MAX_COUNTERS {
+            return Err(format!("rules/tolerance.yaml: at most {} pairing counters", crate::pair::MAX_COUNTERS));
+        }
+        let mut name_char = [false; 256];
+        let spec: Vec<char> = tables.executors.name_chars.chars().collect();
+        let mut i = 0;
+        while i < spec.len() {
+            if i + 2 < spec.len() && spec[i + 1] == '-' {
+                for c in spec[i]..=spec[i + 2] {
+                    if (c as u32) < 256 {
+                        name_char[c as usize] = true;
+                    }
+                }
+                i += 3;
+            } else {
+                if (spec[i] as u32) < 256 {
+                    name_char[spec[i] as usize] = true;
+                }
+                i += 1;
+            }
+        }
+        let zero_width = tables.fence.zero_width.iter().filter_map(|s| s.chars().next()).collect();
+        Ok(Rules { tables, diag_index, event_counts, complete_mask, complete_order, repaired_order, name_char, zero_width })
+    }
+
+    pub fn diag(&self, id: DiagId) -> &Diagnostic {
+        &self.tables.diagnostics[self.diag_index[id as usize]]
+    }
+
+    /// The diagnostic's text with its placeholders filled.
+    pub fn text(&self, id: DiagId, args: &[(&str, &str)]) -> String {
+        fill(&self.diag(id).text, args)
+    }
+
+    /// A diagnostic's text by its id string (working forms named from the operation table).
+    pub fn text_by_name(&self, id: &str, args: &[(&str, &str)]) -> String {
+        match self.tables.diagnostics.iter().find(|d| d.id == id) {
+            Some(d) => fill(&d.text, args),
+            None => String::new(),
+        }
+    }
+
+    #[inline]
+    pub fn is_name_byte(&self, b: u8) -> bool {
+        self.name_char[b as usize]
+    }
+
+    pub fn op_index(&self, name: &str) -> Option<usize> {
+        self.tables.operations.iter().position(|o| o.name == name)
+    }
+
+    pub fn op(&self, index: usize) -> &Operation {
+        &self.tables.operations[index]
+    }
+
+    pub fn fence_min(&self) -> u32 {
+        self.tables.fence.min_width
+    }
+}
+
+/// Fills `{name}` placeholders (lowercase letters, digits, `_`); every other brace is text.
+pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len() + 16);
+    let bytes = template.as_bytes();
+    let mut i = 0;
+    let mut last = 0;
+    while let Some(off) = memchr::memchr(b'{', &bytes[i..]) {
+        let open = i + off;
+        let mut j = open + 1;
+        while j < bytes.len() && (bytes[j].is_ascii_lowercase() || bytes[j].is_ascii_digit() || bytes[j] == b'_') {
+            j += 1;
+        }
+        if j < bytes.len() && bytes[j] == b'}' && j > open + 1 {
+            let name = &template[open + 1..j];
+            if let Some((_, value)) = args.iter().find(|(k, _)| *k == name) {
+                out.push_str(&template[last..open]);
+                out.push_str(value);
+                last = j + 1;
+            }
+            i = j + 1;
+        } else {
+            i = open + 1;
+        }
+    }
+    out.push_str(&template[last..]);
+    out
+}
+
+/// The rule-file schemas this build embeds, for `--rules DIR` without `--schemas`.
+#[cfg(feature = "runtime-rules")]
+pub fn embedded_schemas() -> load::Schemas {
+    let parse = |s: &str| serde_json::from_str(s).expect("embedded schema parses");
+    load::Schemas {
+        operations: parse(include_str!("../../schema/rules/operations.json")),
+        diagnostics: parse(include_str!("../../schema/rules/diagnostics.json")),
+        tolerance: parse(include_str!("../../schema/rules/tolerance.json")),
+        native: parse(include_str!("../../schema/rules/native.json")),
+        native_parameters: parse(include_str!("../../schema/rules/native-parameters.json")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_replaces_only_placeholders() {
+        assert_eq!(fill("`{op}` took `[{…}]`", &[("op", "SEND")]), "`SEND` took `[{…}]`");
+        assert_eq!(fill("{\"cwd\": \"…\"} {executor}", &[("executor", "sh")]), "{\"cwd\": \"…\"} sh");
+        assert_eq!(fill("{missing} stays", &[]), "{missing} stays");
+    }
+
+    #[test]
+    fn builtin_rules_load() {
+        let r = Rules::builtin();
+        assert!(r.op_index("READ").is_some());
+        assert_eq!(r.text(DiagId::NoOperation, &[]), "No valid Operation Syntax OPs detected.");
+    }
+}

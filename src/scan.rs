@@ -1,0 +1,359 @@
+//! Line scanning and line classification (§pairing-algorithm: "each line is classified by the
+//! lexer's line-start rules").
+//!
+//! Lines are found with `memchr`; each is classified by looking only at its first bytes, so prose
+//! is skipped at memchr speed. No regular expression runs over the input.
+
+use crate::rules::Rules;
+
+/// One physical line: `[start, end)` excludes its line ending (LF or CRLF; a lone CR is content,
+/// §parser-position); `next` is where the following line starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Line {
+    pub start: usize,
+    pub end: usize,
+    pub next: usize,
+}
+
+/// Splits `input` into lines. The last line may be empty only when the input is empty.
+pub fn lines(input: &str) -> Vec<Line> {
+    let bytes = input.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len() / 40 + 1);
+    let mut start = 0;
+    for nl in memchr::memchr_iter(b'\n', bytes) {
+        let end = if nl > start && bytes[nl - 1] == b'\r' { nl - 1 } else { nl };
+        out.push(Line { start, end, next: nl + 1 });
+        start = nl + 1;
+    }
+    if start < bytes.len() || out.is_empty() {
+        out.push(Line { start, end: bytes.len(), next: bytes.len() });
+    }
+    out
+}
+
+/// Code points in `s` (a column count, §parser-position).
+#[inline]
+pub fn columns(s: &str) -> u32 {
+    s.as_bytes().iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u32
+}
+
+/// What a fence line's tag names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Named {
+    /// A native operation, by table index.
+    Op(usize),
+    /// A registered executor, by index into the registry.
+    Exec(usize),
+}
+
+/// The executors a parse knows: the host's names, matched under §executor-case and
+/// §executor-js-spelling.
+#[derive(Debug, Clone)]
+pub struct Registry {
+    pub names: Vec<String>,
+    case_insensitive: bool,
+    /// (spelling, index of the executor it names)
+    aliases: Vec<(String, usize)>,
+}
+
+impl Registry {
+    pub fn new(rules: &Rules, executors: Option<&[String]>) -> Registry {
+        let names: Vec<String> = match executors {
+            Some(list) => list.to_vec(),
+            None => rules.tables.executors.default.clone(),
+        };
+        let case_insensitive = rules.tables.executors.case_insensitive;
+        let find = |n: &str| {
+            names.iter().position(|x| if case_insensitive { x.eq_ignore_ascii_case(n) } else { x == n })
+        };
+        let mut aliases = Vec::new();
+        for a in &rules.tables.executors.aliases {
+            // registered-target-unregistered-spelling: the only `when` the schema admits.
+            if let Some(target) = find(&a.names) {
+                if find(&a.spelling).is_none() {
+                    aliases.push((a.spelling.clone(), target));
+                }
+            }
+        }
+        Registry { names, case_insensitive, aliases }
+    }
+
+    pub fn lookup(&self, tag: &str) -> Option<usize> {
+        let eq = |a: &str, b: &str| if self.case_insensitive { a.eq_ignore_ascii_case(b) } else { a == b };
+        if let Some(i) = self.names.iter().position(|n| eq(n, tag)) {
+            return Some(i);
+        }
+        self.aliases.iter().find(|(s, _)| eq(s, tag)).map(|(_, i)| *i)
+    }
+}
+
+/// A fence line's shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Info {
+    /// Nothing but horizontal whitespace after the run.
+    Bare,
+    /// Only one complete `<!-- aside -->` after the run (§closer-aside).
+    Aside,
+    /// Anything else that names nothing known (a code block's tag, prose).
+    Label,
+    /// A backtick fence naming a native operation or a known executor (§operation-fences).
+    Heading(Named),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fence {
+    pub ch: u8,
+    pub width: u32,
+    /// Leading spaces (at most `max_indent`).
+    pub indent: u32,
+    pub info: Info,
+    /// Byte offset (in the line) where the tag or info starts.
+    pub info_at: usize,
+    /// The tag is followed by an invocation slot (`(`), for §interstitial-fence.
+    pub slotted: bool,
+}
+
+/// One line's class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    Text,
+    Fence(Fence),
+    /// A column-zero native name with at most one complete aside (§naked-operation).
+    Naked(usize),
+    /// A column-zero operation name followed by anything else (§unfenced-operation).
+    Unfenced(Named),
+}
+
+pub struct Classifier<'r> {
+    pub rules: &'r Rules,
+    pub registry: &'r Registry,
+    ops_upper_first: [bool; 256],
+    exec_first: [bool; 256],
+}
+
+impl<'r> Classifier<'r> {
+    pub fn new(rules: &'r Rules, registry: &'r Registry) -> Classifier<'r> {
+        let mut ops_upper_first = [false; 256];
+        for op in &rules.tables.operations {
+            ops_upper_first[op.name.as_bytes()[0] as usize] = true;
+        }
+        let mut exec_first = [false; 256];
+        let mut mark = |b: u8| {
+            exec_first[b.to_ascii_lowercase() as usize] = true;
+            exec_first[b.to_ascii_uppercase() as usize] = true;
+        };
+        for n in &registry.names {
+            if let Some(&b) = n.as_bytes().first() {
+                mark(b);
+            }
+        }
+        for a in &rules.tables.executors.aliases {
+            if let Some(&b) = a.spelling.as_bytes().first() {
+                mark(b);
+            }
+        }
+        Classifier { rules, registry, ops_upper_first, exec_first }
+    }
+
+    /// The name run starting at `at`.
+    pub fn name_end(&self, text: &[u8], at: usize) -> usize {
+        let mut j = at;
+        while j < text.len() && self.rules.is_name_byte(text[j]) {
+            j += 1;
+        }
+        j
+    }
+
+    /// Resolves a tag: reserved operation names win (§exec-executor-slot).
+    pub fn resolve(&self, tag: &str) -> Option<Named> {
+        if tag.is_empty() {
+            return None;
+        }
+        if let Some(i) = self.rules.op_index(tag) {
+            return Some(Named::Op(i));
+        }
+        self.registry.lookup(tag).map(Named::Exec)
+    }
+
+    /// Classifies the line `text` (without its line ending).
+    pub fn classify(&self, text: &str) -> Class {
+        let b = text.as_bytes();
+        let first = match b.first() {
+            Some(&c) => c,
+            None => return Class::Text,
+        };
+        if first == b' ' || first == b'`' || first == b'~' {
+            if let Some(f) = self.fence(text) {
+                return Class::Fence(f);
+            }
+            return Class::Text;
+        }
+        if self.ops_upper_first[first as usize] || self.exec_first[first as usize] {
+            return self.column_zero_name(text);
+        }
+        Class::Text
+    }
+
+    fn fence(&self, text: &str) -> Option<Fence> {
+        let b = text.as_bytes();
+        let mut indent = 0;
+        while indent < b.len() && b[indent] == b' ' {
+            indent += 1;
+        }
+        if indent as u32 > self.rules.tables.fence.max_indent || indent >= b.len() {
+            return None;
+        }
+        let ch = b[indent];
+        if !self.rules.tables.fence.chars.iter().any(|c| c.as_bytes() == [ch]) {
+            return None;
+        }
+        let mut j = indent;
+        while j < b.len() && b[j] == ch {
+            j += 1;
+        }
+        let width = (j - indent) as u32;
+        if width < self.rules.fence_min() {
+            return None;
+        }
+        let rest = &text[j..];
+        let trimmed = rest.trim_matches(|c| c == ' ' || c == '\t');
+        let mut f = Fence { ch, width, indent: indent as u32, info: Info::Label, info_at: j, slotted: false };
+        if trimmed.is_empty() {
+            f.info = Info::Bare;
+            return Some(f);
+        }
+        if trimmed.starts_with("<!--") && trimmed.ends_with("-->") && trimmed.len() >= 7 && !trimmed[4..trimmed.len() - 3].contains("-->") {
+            f.info = Info::Aside;
+            return Some(f);
+        }
+        if ch == b'`' && indent == 0 {
+            let end = self.name_end(b, j);
+            if end > j {
+                if let Some(named) = self.resolve(&text[j..end]) {
+                    f.info = Info::Heading(named);
+                    return Some(f);
+                }
+            }
+        }
+        if ch == b'`' && indent > 0 {
+            // An indented heading still opens (§indented-fences: within three spaces).
+            let end = self.name_end(b, j);
+            if end > j {
+                if let Some(named) = self.resolve(&text[j..end]) {
+                    f.info = Info::Heading(named);
+                    return Some(f);
+                }
+            }
+        }
+        // A backtick opener whose info carries a backtick is inline code (CommonMark §4.5).
+        if ch == b'`' && memchr::memchr(b'`', rest.as_bytes()).is_some() {
+            return None;
+        }
+        let end = self.name_end(b, j);
+        let mut k = end;
+        while k < b.len() && (b[k] == b' ' || b[k] == b'\t') {
+            k += 1;
+        }
+        f.slotted = end > j && k < b.len() && b[k] == b'(';
+        Some(f)
+    }
+
+    /// A column-zero line beginning with an operation or executor name.
+    fn column_zero_name(&self, text: &str) -> Class {
+        let b = text.as_bytes();
+        let end = self.name_end(b, 0);
+        if end == 0 {
+            return Class::Text;
+        }
+        let tag = &text[..end];
+        let op = self.rules.op_index(tag);
+        let rest = &text[end..];
+        if let Some(i) = op {
+            let t = rest.trim_matches(|c| c == ' ' || c == '\t');
+            if t.is_empty() {
+                return Class::Naked(i);
+            }
+            if t.starts_with("<!--") && t.ends_with("-->") && t.len() >= 7 {
+                let inner = &t[4..t.len() - 3];
+                if !inner.contains("-->") && !inner.contains("<!--") {
+                    return Class::Naked(i);
+                }
+            }
+            return Class::Unfenced(Named::Op(i));
+        }
+        // An executor's name followed by an operand slot (§unfenced-operation).
+        if let Some(e) = self.registry.lookup(tag) {
+            let t = rest.trim_start_matches([' ', '\t']);
+            if t.starts_with('(') {
+                return Class::Unfenced(Named::Exec(e));
+            }
+        }
+        Class::Text
+    }
+}
+
+/// Whether `text` carries a run of three or more backticks anywhere (an orphaned closer's
+/// witness, §forgotten-tag).
+pub fn has_fence_run(text: &str, min: u32) -> bool {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while let Some(off) = memchr::memchr(b'`', &b[i..]) {
+        let s = i + off;
+        let mut j = s;
+        while j < b.len() && b[j] == b'`' {
+            j += 1;
+        }
+        if (j - s) as u32 >= min {
+            return true;
+        }
+        i = j;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn classify(line: &str) -> Class {
+        let rules = Rules::builtin();
+        let reg = Registry::new(rules, None);
+        let c = Classifier::new(rules, &reg);
+        c.classify(line)
+    }
+
+    #[test]
+    fn lines_keep_crlf_out_of_content() {
+        let v = lines("a\r\nb\nc");
+        assert_eq!(v.len(), 3);
+        assert_eq!((v[0].start, v[0].end, v[0].next), (0, 1, 3));
+        assert_eq!((v[2].start, v[2].end), (5, 6));
+        assert_eq!(lines("").len(), 1);
+        assert_eq!(lines("a\n").len(), 1);
+    }
+
+    #[test]
+    fn fence_classes() {
+        assert!(matches!(classify("```"), Class::Fence(Fence { info: Info::Bare, width: 3, .. })));
+        assert!(matches!(classify("````READ (a)"), Class::Fence(Fence { info: Info::Heading(Named::Op(_)), width: 4, .. })));
+        assert!(matches!(classify("```sh"), Class::Fence(Fence { info: Info::Heading(Named::Exec(0)), .. })));
+        assert!(matches!(classify("```SH"), Class::Fence(Fence { info: Info::Heading(Named::Exec(0)), .. })));
+        assert!(matches!(classify("```python"), Class::Fence(Fence { info: Info::Label, .. })));
+        assert!(matches!(classify("``` <!-- x -->"), Class::Fence(Fence { info: Info::Aside, .. })));
+        assert_eq!(classify("    ```READ (a)"), Class::Text, "§indented-fences");
+        assert_eq!(classify("\t```"), Class::Text, "§indented-fences");
+        assert_eq!(classify("``"), Class::Text);
+        assert_eq!(classify("```foo```"), Class::Text, "inline code");
+    }
+
+    #[test]
+    fn column_zero_names() {
+        assert!(matches!(classify("KILL"), Class::Naked(_)));
+        assert!(matches!(classify("KILL <!-- a -->  "), Class::Naked(_)));
+        assert!(matches!(classify("KILL The answer"), Class::Unfenced(_)));
+        assert!(matches!(classify("sh(build.sh)"), Class::Unfenced(Named::Exec(_))));
+        assert_eq!(classify("sh <!-- example -->"), Class::Text);
+        assert_eq!(classify("KILLING"), Class::Text);
+        assert_eq!(classify(" KILL"), Class::Text);
+    }
+}
