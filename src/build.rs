@@ -99,6 +99,8 @@ struct Sel {
     metas: Vec<(usize, (usize, usize))>,
     /// A bare option object read as this selection's block (§bare-option-object).
     object: Option<String>,
+    /// One member of an explicit URI list (§safe-uri-target-groups), replacing the slot text.
+    member: Option<String>,
 }
 
 struct Heading<'l> {
@@ -309,7 +311,7 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
         return Err(unexpected(ctx.text(found), ctx.text(DiagId::ExpectedPathOpen), at));
     }
     if h.sels.is_empty() && (!h.pre.scopes.is_empty() || !h.pre.metas.is_empty()) {
-        h.sels.push(Sel { target: None, scopes: std::mem::take(&mut h.pre.scopes), metas: std::mem::take(&mut h.pre.metas), object: None });
+        h.sels.push(Sel { target: None, scopes: std::mem::take(&mut h.pre.scopes), metas: std::mem::take(&mut h.pre.metas), object: None, member: None });
     }
 
     let mut notes: Vec<ParseError> = Vec::new();
@@ -335,10 +337,11 @@ fn body_text<'a>(ctx: &Ctx<'a, '_>, body: Option<(usize, usize, u32, u32)>) -> O
     body.map(|(s, e, _, _)| &ctx.input[s..e]).filter(|t| !t.is_empty())
 }
 
-fn read_target(ctx: &Ctx<'_, '_>, line: &str, inner: (usize, usize)) -> Result<Target, ()> {
-    let raw = target::decode_slot(&line[inner.0..inner.1]);
-    let _ = ctx;
-    target::parse(&raw).map_err(|_| ())
+fn read_target(sel: &Sel, line: &str, inner: (usize, usize)) -> Result<Target, ()> {
+    match &sel.member {
+        Some(m) => target::parse(m).map_err(|_| ()),
+        None => target::parse(&target::decode_slot(&line[inner.0..inner.1])).map_err(|_| ()),
+    }
 }
 
 /// Reads one selection's scopes under `domain`; pushes advisories; `Err` carries the refusal.
@@ -560,12 +563,12 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
         let mut sels = Vec::new();
         for sel in &h.sels {
             let target = match sel.target {
-                Some((_, inner)) => Some(read_target(ctx, line, inner).map_err(|_| invalid_uri(ctx, position))?),
+                Some((_, inner)) => Some(read_target(sel, line, inner).map_err(|_| invalid_uri(ctx, position))?),
                 None => None,
             };
             let lm = read_scopes(ctx, &h, sel, o.scope, name, named, &mut notes).map_err(Refusal::Error)?;
             let (meta, lifted) = lift_pattern(ctx, &h, sel, name, position)?;
-            let matcher = lifted.map(|m| matcher::read(rules, &m).0);
+            let matcher = lifted.map(|m| read_matcher(ctx, &m, position, &mut notes));
             sels.push(Selection { target, metadata: meta, line_marker: lm, matcher });
         }
         if let Some((_, _, first, last)) = body {
@@ -610,7 +613,24 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
     }
 
     // Statements: one per selection (a target group compiles to ordinary statements).
-    let mut sels = h.sels.clone();
+    let mut sels: Vec<Sel> = Vec::with_capacity(h.sels.len());
+    for sel in &h.sels {
+        // §safe-uri-target-groups: an explicit URI list in one slot is a target group.
+        let members = match (o.operands, sel.target) {
+            (Operands::Group, Some((_, inner))) => target::split_uri_group(&target::decode_slot(&line[inner.0..inner.1])),
+            _ => None,
+        };
+        match members {
+            Some(list) => {
+                for m in list {
+                    let mut each = sel.clone();
+                    each.member = Some(m);
+                    sels.push(each);
+                }
+            }
+            None => sels.push(sel.clone()),
+        }
+    }
     if sels.is_empty() {
         sels.push(Sel::default());
     }
@@ -618,7 +638,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
     let group_matcher = matcher_raw.clone();
     for (k, sel) in sels.iter().enumerate() {
         let target = match sel.target {
-            Some((_, inner)) => Some(read_target(ctx, line, inner).map_err(|_| invalid_uri(ctx, position))?),
+            Some((_, inner)) => Some(read_target(sel, line, inner).map_err(|_| invalid_uri(ctx, position))?),
             None => None,
         };
         let lm = if scope_dropped { None } else { read_scopes(ctx, &h, sel, o.scope, name, named, &mut notes).map_err(Refusal::Error)? };
@@ -661,11 +681,11 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
             }
             BodyKind::Matcher => {
                 if let Some(t) = join_body(inline_body.as_deref(), raw_body) {
-                    body_val = Body::Matcher(matcher::read(rules, &t).0);
+                    body_val = Body::Matcher(read_matcher(ctx, &t, position, &mut notes));
                 }
             }
         }
-        let matcher = if o.shape == Shape::Selection { m.map(|raw| matcher::read(rules, &raw).0) } else { None };
+        let matcher = if o.shape == Shape::Selection { m.map(|raw| read_matcher(ctx, &raw, position, &mut notes)) } else { None };
         let seconds = None;
         let meta = if o.duration_metadata { None } else { meta };
         built.push(Statement {
@@ -746,6 +766,18 @@ fn lift_pattern(ctx: &Ctx<'_, '_>, h: &Heading, sel: &Sel, name: &str, position:
         }
     }
     Ok((if keep.is_empty() { None } else { Some(keep) }, lifted))
+}
+
+/// Reads a matcher and positions its advisories after the statement (§matcher-prefix-claims).
+fn read_matcher(ctx: &Ctx<'_, '_>, raw: &str, position: Position, notes: &mut Vec<ParseError>) -> Matcher {
+    let (m, found) = matcher::read(ctx.rules, raw);
+    for n in found {
+        let args: Vec<(&str, &str)> = n.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        if !notes.iter().any(|e| e.message == ctx.rules.text(n.id, &args)) {
+            notes.push(make(ctx.rules, n.id, position, &args, None));
+        }
+    }
+    m
 }
 
 fn invalid_uri(ctx: &Ctx<'_, '_>, position: Position) -> Refusal {

@@ -109,6 +109,40 @@ fn parse_url(raw: &str, scheme_end: usize) -> Result<UrlTarget, InvalidUri> {
     Ok(UrlTarget { raw: raw.to_string(), scheme, username, password, hostname, port, pathname, query, fragment })
 }
 
+/// §safe-uri-target-groups: several explicit `scheme://` URIs in one slot, separated by
+/// top-level commas or whitespace (braces protect their contents). `None` unless every member
+/// parses as a URI and there are at least two.
+pub fn split_uri_group(raw: &str) -> Option<Vec<String>> {
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    for c in raw.chars() {
+        match c {
+            '{' => {
+                depth += 1;
+                cur.push(c);
+            }
+            '}' => {
+                depth -= 1;
+                cur.push(c);
+            }
+            ',' | ' ' | '\t' if depth <= 0 => {
+                if !cur.is_empty() {
+                    parts.push(std::mem::take(&mut cur));
+                }
+            }
+            _ => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        parts.push(cur);
+    }
+    if parts.len() < 2 || !parts.iter().all(|p| url_prefix(p).is_some() && parse(p).is_ok()) {
+        return None;
+    }
+    Some(parts)
+}
+
 /// Whether a path carries glob syntax: `*`, `?`, a character class, braces, an extglob or an
 /// escape (§path-glob).
 pub fn has_glob(path: &str) -> bool {
