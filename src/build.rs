@@ -10,7 +10,7 @@ use crate::ast::*;
 use crate::diagnose::make;
 use crate::heading::{self, LexStop, Lexed, Segment, Tok};
 use crate::pair::regions::{End, Form, OpRegion};
-use crate::rules::model::{BodyKind, InlineText, Operands, Operation, ScopeDomain, Shape, Source, Tier};
+use crate::rules::model::{BodyKind, InlineText, LeadingMetadata, Operands, Operation, ScopeDomain, Shape, Tier};
 use crate::rules::{DiagId, Rules};
 use crate::scan::{columns, Classifier, Line, Named};
 use crate::{matcher, scope, target, Entry};
@@ -91,14 +91,32 @@ fn body_span(ctx: &Ctx<'_, '_>, r: &OpRegion) -> Option<(usize, usize, u32, u32)
     Some((start, end, from, last))
 }
 
-/// The tokens of a statement, sorted into selections.
+/// Where a selection's target text comes from.
+#[derive(Debug, Clone, Copy)]
+enum TSrc {
+    /// A `(path)` slot, inner byte range (escapes not yet decoded).
+    Slot((usize, usize)),
+    /// The log's `→ path` (§log-heading-notation).
+    Arrow((usize, usize)),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct ScopeTok {
+    open: usize,
+    inner: (usize, usize),
+    closed: bool,
+    /// A displayed line number glued before it (§combined-anchor-tolerance).
+    lead: Option<usize>,
+    /// Written without its brackets (§bare-anchor-scope); `inner` is the anchor text.
+    bare: bool,
+}
+
+/// One resource selection as written: its target, scopes and option blocks (§slot-order).
 #[derive(Debug, Default, Clone)]
 struct Sel {
-    target: Option<(usize, (usize, usize))>,
-    scopes: Vec<(usize, (usize, usize), bool)>,
-    metas: Vec<(usize, (usize, usize))>,
-    /// A bare option object read as this selection's block (§bare-option-object).
-    object: Option<String>,
+    target: Option<TSrc>,
+    scopes: Vec<ScopeTok>,
+    metas: Vec<String>,
     /// One member of an explicit URI list (§safe-uri-target-groups), replacing the slot text.
     member: Option<String>,
 }
@@ -108,7 +126,8 @@ struct Heading<'l> {
     line_no: u32,
     pre: Sel,
     sels: Vec<Sel>,
-    aside: Option<(usize, (usize, usize), bool)>,
+    aside: Option<String>,
+    arrows: Vec<(usize, (usize, usize))>,
     text: Option<(usize, usize)>,
 }
 
@@ -117,7 +136,7 @@ enum Refusal {
     Tail(UnparsedTail),
 }
 
-/// Builds every statement of one region.
+/// Builds every statement of one region; `false` when the input's boundary was lost.
 pub fn build_region<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, out: &mut Out<'a>) -> bool {
     let line_no = r.head_line;
     if line_no as usize >= ctx.lines.len() {
@@ -129,9 +148,6 @@ pub fn build_region<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, out: &mut Out<'a>) -> b
         Form::Naked(op) => vec![synthetic(ctx, line, Named::Op(op))],
         Form::Forgotten(named) => vec![synthetic(ctx, line, named)],
     };
-    if segs.is_empty() {
-        return true;
-    }
     let body = body_span(ctx, r);
     let count = segs.len();
     for (k, seg) in segs.iter().enumerate() {
@@ -142,8 +158,22 @@ pub fn build_region<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, out: &mut Out<'a>) -> b
             Form::Forgotten(_) => ctx.pos(r.start_line, r.fence_at),
         };
         let seg_body = if last { body } else { None };
-        match statement(ctx, r, seg, position, seg_body, out) {
-            Ok(()) => {}
+        let mut items = Vec::new();
+        match statement(ctx, r, seg, position, seg_body, &mut items) {
+            Ok(()) => {
+                // Receipts of the framing that read this statement (§naked-operation, §forgotten-tag).
+                let receipt = match r.form {
+                    Form::Naked(op) if ctx.rules.op(op).tier == Tier::Protocol => Some((DiagId::NakedOperation, seg.named)),
+                    Form::Forgotten(named) => Some((DiagId::ForgottenTag, named)),
+                    _ => None,
+                };
+                let stmt_count = items.iter().take_while(|i| matches!(i, Item::Statement(_))).count();
+                if let Some((id, named)) = receipt {
+                    let name = ctx.name_of(named).to_string();
+                    items.insert(stmt_count, Item::Error(make(ctx.rules, id, position, &[("op", &name)], None)));
+                }
+                out.items.extend(items);
+            }
             Err(Refusal::Error(e)) => out.items.push(Item::Error(e)),
             Err(Refusal::Tail(t)) => {
                 out.tail = Some(t);
@@ -159,11 +189,20 @@ fn synthetic(ctx: &Ctx<'_, '_>, line: &str, named: Named) -> Segment {
     Segment { fence_at: 0, width: 0, named, name: (0, end), end: line.len(), closers: Vec::new(), closed: false }
 }
 
-fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Position, body: Option<(usize, usize, u32, u32)>, out: &mut Out<'a>) -> Result<(), Refusal> {
+/// What a `[metadata]` block before the first target is, for this fence.
+fn leading_metadata(ctx: &Ctx<'_, '_>, op: Option<&Operation>) -> LeadingMetadata {
+    match op {
+        Some(o) => o.leading_metadata,
+        None => ctx.rules.tables.executors.leading_metadata,
+    }
+}
+
+fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Position, body: Option<(usize, usize, u32, u32)>, out: &mut Vec<Item<'a>>) -> Result<(), Refusal> {
     let rules = ctx.rules;
     let line_no = r.head_line;
     let line = ctx.line_text(line_no);
-    let lexed: Lexed = heading::lex(line, seg.name.1, seg, &rules.zero_width);
+    let notation = &rules.tables.notation;
+    let lexed: Lexed = heading::lex(line, seg.name.1, seg, &rules.zero_width, notation);
     let named = seg.named;
     let op: Option<&Operation> = match named {
         Named::Op(i) => Some(rules.op(i)),
@@ -185,8 +224,9 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
     let unexpected = |found: String, expected: String, at: usize| -> Refusal {
         Refusal::Error(make(rules, DiagId::UnexpectedToken, ctx.pos(line_no, at), &[("found", &found), ("expected", &expected)], wf()))
     };
+    let aside_text = |open: usize, inner: (usize, usize), closed: bool| &line[open..if closed { inner.1 + 3 } else { inner.1 }];
 
-    // The client-tier heading in a protocol tier (§tier-entrypoints).
+    // The client tier's heading in a protocol tier (§tier-entrypoints).
     if let Some(o) = op {
         if o.tier == Tier::Client && !client {
             return Err(unexpected(ctx.text(DiagId::TokenClientHeader), ctx.text(DiagId::ExpectedFenceHeader), seg.fence_at));
@@ -204,8 +244,7 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
                 let is_target = matches!(stop, LexStop::OpenTarget { .. });
                 let next = line_no + 1;
                 let next_is_fence = (next as usize) < ctx.lines.len() && {
-                    let t = ctx.line_text(next);
-                    let t = t.trim_start_matches(' ');
+                    let t = ctx.line_text(next).trim_start_matches(' ');
                     t.starts_with("```") || t.starts_with("~~~")
                 };
                 if next_is_fence && seg.end == line.len() {
@@ -213,10 +252,8 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
                     return Err(unexpected(ctx.text(DiagId::TokenCloser), expected, line.len()));
                 }
                 let id = if is_target { DiagId::TailTarget } else { DiagId::TailMetadata };
-                let start = ctx.pos(r.start_line, if matches!(r.form, Form::Fenced) { seg.fence_at } else { r.fence_at });
-                let start = if matches!(r.form, Form::Fenced) { ctx.pos(line_no, seg.fence_at) } else { start };
                 let reason = rules.text(id, &[("op", &name), ("line", &(line_no + 1).to_string())]);
-                return Err(Refusal::Tail(UnparsedTail { from: Position { line: start.line, column: start.column }, reason }));
+                return Err(Refusal::Tail(UnparsedTail { from: position, reason }));
             }
         }
     }
@@ -229,102 +266,142 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
         Operands::Two => 2,
         Operands::Group => usize::MAX,
     };
-    let meta_without_target = op.map(|o| o.operands == Operands::Optional && o.metadata && o.body != BodyKind::Prompt && o.scope != ScopeDomain::TextCoordinates).unwrap_or(true);
-    let mut h = Heading { line, line_no, pre: Sel::default(), sels: Vec::new(), aside: None, text: None };
-    let mut pre_meta_then_target_refused = false;
+    let leading = leading_metadata(ctx, op);
+    let mut h = Heading { line, line_no, pre: Sel::default(), sels: Vec::new(), aside: None, arrows: Vec::new(), text: None };
+    let mut aside_tok: Option<(usize, (usize, usize), bool)> = None;
+    let mut dots: Vec<(usize, (usize, usize))> = Vec::new();
+    let mut leading_blocks = false;
     for tok in &lexed.toks {
-        match tok {
-            Tok::Target { open, inner } => {
-                if h.aside.is_some() || max_targets == 0 || pre_meta_then_target_refused {
-                    return Err(unexpected(ctx.text(DiagId::TokenPathOpen), expected_end(), *open));
+        match *tok {
+            Tok::Target { open, inner } | Tok::Arrow { at: open, path: inner } => {
+                let arrow = matches!(tok, Tok::Arrow { .. });
+                if !arrow && (aside_tok.is_some() || max_targets == 0 || (leading_blocks && leading == LeadingMetadata::Alone)) {
+                    return Err(unexpected(ctx.text(DiagId::TokenPathOpen), expected_end(), open));
                 }
                 if h.sels.len() >= max_targets {
                     if op.is_none() {
                         return Err(Refusal::Error(make(rules, DiagId::ExecutorOnePath, position, &[("executor", &name)], wf())));
                     }
-                    return Err(unexpected(ctx.text(DiagId::TokenPathOpen), expected_end(), *open));
+                    return Err(unexpected(ctx.text(DiagId::TokenPathOpen), expected_end(), open));
                 }
-                let mut sel = Sel { target: Some((*open, *inner)), ..Sel::default() };
+                if arrow {
+                    h.arrows.push((open, inner));
+                }
+                let mut sel = Sel { target: Some(if arrow { TSrc::Arrow(inner) } else { TSrc::Slot(inner) }), ..Sel::default() };
                 if h.sels.is_empty() {
                     sel.scopes.append(&mut h.pre.scopes);
-                    if op.is_some() {
-                        sel.metas.append(&mut h.pre.metas);
-                    }
+                    sel.metas.append(&mut h.pre.metas);
                 }
                 h.sels.push(sel);
             }
             Tok::Meta { open, inner } => {
-                if h.aside.is_some() && !is_json_array(&line[inner.0 - 1..inner.1 + 1]) {
-                    return Err(unexpected(ctx.text(DiagId::TokenMetadataOpen), expected_end(), *open));
+                let block = &line[inner.0..inner.1];
+                if aside_tok.is_some() && !is_json_array(&line[open..inner.1 + 1]) {
+                    return Err(unexpected(ctx.text(DiagId::TokenMetadataOpen), expected_end(), open));
                 }
                 if h.sels.is_empty() {
-                    if !meta_without_target || op.map(|o| !o.metadata).unwrap_or(false) {
-                        return Err(Refusal::Error(make(rules, DiagId::UnrecognizedCharInOp, ctx.pos(line_no, *open), &[("char", "["), ("op", &name)], wf())));
+                    if leading == LeadingMetadata::Refused || op.map(|o| !o.metadata).unwrap_or(false) {
+                        return Err(Refusal::Error(make(rules, DiagId::UnrecognizedCharInOp, ctx.pos(line_no, open), &[("char", "["), ("op", &name)], wf())));
                     }
-                    if op.is_some() && max_targets > 0 {
-                        pre_meta_then_target_refused = true;
-                    }
-                    h.pre.metas.push((*open, *inner));
+                    leading_blocks = true;
+                    h.pre.metas.push(block.to_string());
                 } else {
-                    h.sels.last_mut().unwrap().metas.push((*open, *inner));
+                    h.sels.last_mut().unwrap().metas.push(block.to_string());
                 }
             }
-            Tok::Scope { open, inner, closed } => {
+            Tok::Scope { open, inner, closed, lead } => {
+                let st = ScopeTok { open, inner, closed, lead, bare: false };
                 if h.sels.is_empty() {
                     if !h.pre.scopes.is_empty() {
-                        return Err(unexpected(ctx.text(DiagId::TokenScope), expected_end(), *open));
+                        return Err(unexpected(ctx.text(DiagId::TokenScope), expected_end(), open));
                     }
-                    h.pre.scopes.push((*open, *inner, *closed));
+                    h.pre.scopes.push(st);
                 } else {
-                    h.sels.last_mut().unwrap().scopes.push((*open, *inner, *closed));
+                    h.sels.last_mut().unwrap().scopes.push(st);
                 }
             }
             Tok::Aside { open, inner, closed } => {
-                if h.aside.is_some() {
-                    let a = &line[*open..if *closed { inner.1 + 3 } else { inner.1 }];
-                    return Err(unexpected(rules.text(DiagId::TokenAside, &[("aside", a)]), expected_end(), *open));
+                if aside_tok.is_some() {
+                    return Err(unexpected(rules.text(DiagId::TokenAside, &[("aside", aside_text(open, inner, closed))]), expected_end(), open));
                 }
                 if operands == Operands::Two && h.sels.len() < 2 {
-                    let a = &line[*open..if *closed { inner.1 + 3 } else { inner.1 }];
-                    return Err(unexpected(rules.text(DiagId::TokenAside, &[("aside", a)]), ctx.text(DiagId::ExpectedPathOpen), *open));
+                    return Err(unexpected(rules.text(DiagId::TokenAside, &[("aside", aside_text(open, inner, closed))]), ctx.text(DiagId::ExpectedPathOpen), open));
                 }
-                h.aside = Some((*open, *inner, *closed));
+                aside_tok = Some((open, inner, closed));
             }
+            Tok::Dot { at, text } => dots.push((at, text)),
             Tok::Text { start } => {
                 if operands == Operands::Two && h.sels.len() < 2 {
-                    // COPY and MOVE still need their destination.
-                    return Err(unexpected(ctx.text(DiagId::TokenHeadingEol), ctx.text(DiagId::ExpectedPathOpen), *start));
+                    return Err(unexpected(ctx.text(DiagId::TokenHeadingEol), ctx.text(DiagId::ExpectedPathOpen), start));
                 }
-                h.text = Some((*start, seg.end));
+                h.text = Some((start, seg.end));
             }
         }
     }
     if operands == Operands::Two && h.sels.len() < 2 {
-        let (found, at) = if seg.closers.is_empty() {
-            (DiagId::TokenHeadingEol, line.len())
-        } else {
-            (DiagId::TokenCloser, seg.closers[0].0)
-        };
-        if !h.pre.scopes.is_empty() && h.sels.is_empty() {
-            return Err(unexpected(ctx.text(DiagId::TokenScope), ctx.text(DiagId::ExpectedPathOpen), h.pre.scopes[0].0));
+        if let Some(st) = h.pre.scopes.first() {
+            return Err(unexpected(ctx.text(DiagId::TokenScope), ctx.text(DiagId::ExpectedPathOpen), st.open));
         }
+        let (found, at) = match seg.closers.first() {
+            None => (DiagId::TokenHeadingEol, line.len()),
+            Some(c) => (DiagId::TokenCloser, c.0),
+        };
         return Err(unexpected(ctx.text(found), ctx.text(DiagId::ExpectedPathOpen), at));
     }
     if h.sels.is_empty() && (!h.pre.scopes.is_empty() || !h.pre.metas.is_empty()) {
-        h.sels.push(Sel { target: None, scopes: std::mem::take(&mut h.pre.scopes), metas: std::mem::take(&mut h.pre.metas), object: None, member: None });
+        h.sels.push(std::mem::take(&mut h.pre));
     }
 
     let mut notes: Vec<ParseError> = Vec::new();
-    let aside = h.aside.map(|(open, inner, closed)| {
+    if let Some((open, inner, closed)) = aside_tok {
         if !closed {
             notes.push(make(rules, DiagId::UnclosedAside, ctx.pos(line_no, open), &[], None));
         }
-        line[inner.0..inner.1].trim().to_string()
-    });
+        h.aside = Some(line[inner.0..inner.1].trim().to_string());
+    }
+    // The log's charge separator on the heading (§log-heading-notation).
+    for (at, (ts, te)) in dots {
+        let text = &line[ts..te];
+        notation_piece(ctx, text, ctx.pos(line_no, at), &mut h.aside, &mut notes);
+    }
 
-    match op {
-        None => executor(ctx, r, seg, named, &name, h, aside, position, body, notes, out),
-        Some(o) => operation(ctx, r, o, named, &name, h, aside, position, body, notes, out),
+    let built = match op {
+        None => executor(ctx, named, &name, &mut h, position, body, &mut notes)?,
+        Some(o) => operation(ctx, r, o, named, &name, &mut h, position, body, &mut notes)?,
+    };
+    // §log-heading-notation: the arrow is named once, with the heading that runs.
+    if let (Some(&(at, (ps, pe))), Some(first)) = (h.arrows.first(), built.first()) {
+        let canonical = crate::render::heading(first);
+        notes.insert(
+            0,
+            make(rules, DiagId::LogAddress, ctx.pos(line_no, at), &[("arrow", &notation.address), ("path", &line[ps..pe]), ("canonical", &canonical)], None),
+        );
+    }
+    out.extend(built.into_iter().map(Item::Statement));
+    out.extend(notes.into_iter().map(Item::Error));
+    Ok(())
+}
+
+/// One `· text` piece of the log's notation: a dropped charge, a note read as the aside, or a
+/// note dropped beside a real aside.
+fn notation_piece(ctx: &Ctx<'_, '_>, text: &str, at: Position, aside: &mut Option<String>, notes: &mut Vec<ParseError>) {
+    let rules = ctx.rules;
+    let n = &rules.tables.notation;
+    let dot = n.charge.as_str();
+    if text.is_empty() {
+        notes.push(make(rules, DiagId::LogSeparator, at, &[("dot", dot)], None));
+        return;
+    }
+    let number_end = text.bytes().take_while(|b| b.is_ascii_digit() || *b == b',').count();
+    let rest = text[number_end..].trim();
+    let charge = number_end > 0 && (rest.is_empty() || n.charge_units.iter().any(|u| u == rest));
+    if charge {
+        notes.push(make(rules, DiagId::LogCharge, at, &[("dot", dot), ("charge", text)], None));
+    } else if let Some(a) = aside.as_deref() {
+        notes.push(make(rules, DiagId::LogNoteIgnored, at, &[("dot", dot), ("note", text), ("aside", a)], None));
+    } else {
+        notes.push(make(rules, DiagId::LogAside, at, &[("dot", dot), ("note", text)], None));
+        *aside = Some(text.to_string());
     }
 }
 
@@ -337,21 +414,36 @@ fn body_text<'a>(ctx: &Ctx<'a, '_>, body: Option<(usize, usize, u32, u32)>) -> O
     body.map(|(s, e, _, _)| &ctx.input[s..e]).filter(|t| !t.is_empty())
 }
 
-fn read_target(sel: &Sel, line: &str, inner: (usize, usize)) -> Result<Target, ()> {
-    match &sel.member {
-        Some(m) => target::parse(m).map_err(|_| ()),
-        None => target::parse(&target::decode_slot(&line[inner.0..inner.1])).map_err(|_| ()),
+fn target_raw(h: &Heading, sel: &Sel) -> Option<String> {
+    if let Some(m) = &sel.member {
+        return Some(m.clone());
+    }
+    match sel.target? {
+        TSrc::Slot(inner) => Some(target::decode_slot(&h.line[inner.0..inner.1]).into_owned()),
+        TSrc::Arrow(inner) => Some(h.line[inner.0..inner.1].to_string()),
     }
 }
 
-/// Reads one selection's scopes under `domain`; pushes advisories; `Err` carries the refusal.
-fn read_scopes(ctx: &Ctx<'_, '_>, h: &Heading, sel: &Sel, domain: ScopeDomain, opname: &str, named: Named, notes: &mut Vec<ParseError>) -> Result<Option<LineMarker>, ParseError> {
+fn read_target(ctx: &Ctx<'_, '_>, h: &Heading, sel: &Sel, position: Position) -> Result<Option<Target>, Refusal> {
+    match target_raw(h, sel) {
+        Some(raw) => target::parse(&raw).map(Some).map_err(|_| invalid_uri(ctx, position)),
+        None => Ok(None),
+    }
+}
+
+/// Reads one selection's scope under `domain`; pushes advisories; `Err` carries the refusal.
+fn read_scope(ctx: &Ctx<'_, '_>, h: &Heading, sel: &Sel, domain: ScopeDomain, opname: &str, named: Named, notes: &mut Vec<ParseError>) -> Result<Option<LineMarker>, ParseError> {
     let rules = ctx.rules;
-    let Some(&(open, inner, closed)) = sel.scopes.first() else { return Ok(None) };
-    let written = scope_written(h.line, open, inner, closed);
-    let at = ctx.pos(h.line_no, open);
-    match scope::read(&h.line[inner.0..inner.1], domain, &written) {
+    let Some(st) = sel.scopes.first() else { return Ok(None) };
+    let written = scope_written(h.line, st);
+    let at = ctx.pos(h.line_no, st.open);
+    match scope::read(&h.line[st.inner.0..st.inner.1], domain, &written) {
         Ok((lm, scope_notes)) => {
+            if let Some(lead) = st.lead {
+                let shown = &h.line[lead..if st.closed { st.inner.1 + 1 } else { st.inner.1 }];
+                let anchor = &h.line[st.inner.0..st.inner.1];
+                notes.push(make(rules, DiagId::CombinedAnchor, at, &[("written", shown), ("anchor", anchor)], None));
+            }
             for n in scope_notes {
                 match n {
                     scope::ScopeNote::AnchorDigits(d) => notes.push(make(rules, DiagId::AnchorDigits, at, &[("digits", &d)], None)),
@@ -364,10 +456,13 @@ fn read_scopes(ctx: &Ctx<'_, '_>, h: &Heading, sel: &Sel, domain: ScopeDomain, o
     }
 }
 
-fn scope_written(line: &str, open: usize, inner: (usize, usize), closed: bool) -> String {
-    let s = if closed { &line[open..inner.1 + 1] } else { &line[open..inner.1] };
+/// A scope as written, brackets included (§invalid-scope-diagnostic: at most 64 code points).
+fn scope_written(line: &str, st: &ScopeTok) -> String {
+    if st.bare {
+        return format!("<{}>", &line[st.inner.0..st.inner.1]);
+    }
+    let s = if st.closed { &line[st.open..st.inner.1 + 1] } else { &line[st.open..st.inner.1] };
     let s = s.trim_end();
-    // §invalid-scope-diagnostic: at most 64 code points.
     if s.chars().count() > 64 {
         let mut t: String = s.chars().take(64).collect();
         t.push('…');
@@ -397,80 +492,96 @@ fn scope_error(ctx: &Ctx<'_, '_>, e: scope::ScopeError, at: Position, written: &
     }
 }
 
+fn metadata_of(sel: &Sel) -> Option<Vec<String>> {
+    if sel.metas.is_empty() {
+        None
+    } else {
+        Some(sel.metas.clone())
+    }
+}
 
-#[allow(clippy::too_many_arguments)]
-fn executor<'a>(ctx: &Ctx<'a, '_>, _r: &OpRegion, _seg: &Segment, named: Named, name: &str, h: Heading, aside: Option<String>, position: Position, body: Option<(usize, usize, u32, u32)>, mut notes: Vec<ParseError>, out: &mut Out<'a>) -> Result<(), Refusal> {
+fn two_scopes(ctx: &Ctx<'_, '_>, h: &Heading, position: Position, named: Named) -> Result<(), Refusal> {
+    for sel in &h.sels {
+        if sel.scopes.len() > 1 {
+            let w = |i: usize| scope_written(h.line, &sel.scopes[i]);
+            return Err(Refusal::Error(make(
+                ctx.rules,
+                DiagId::TwoScopes,
+                position,
+                &[("first", &w(0)), ("second", &w(1))],
+                Some(ctx.text(DiagId::TwoScopesRecovery)),
+            )));
+        }
+    }
+    let _ = named;
+    Ok(())
+}
+
+fn executor(ctx: &Ctx<'_, '_>, named: Named, name: &str, h: &mut Heading, position: Position, body: Option<(usize, usize, u32, u32)>, notes: &mut Vec<ParseError>) -> Result<Vec<Statement<'static>>, Refusal> {
     let rules = ctx.rules;
     let wf = || Some(ctx.working_form(named));
-    let mut sel = h.sels.first().cloned().unwrap_or_default();
-    if h.sels.is_empty() {
-        sel.metas = h.pre.metas.clone();
-    }
+    let sel = h.sels.first().cloned().unwrap_or_default();
     if sel.scopes.len() > 1 {
         return Err(Refusal::Error(make(rules, DiagId::ExecutorOneScope, position, &[("executor", name)], wf())));
     }
-    let target = match sel.target {
-        Some((_, inner)) => Some(Target::Local { raw: target::decode_slot(&h.line[inner.0..inner.1]).into_owned(), fragment: None }),
+    // The path names a program or tool and is never split (§exec-executor-slot).
+    let target = match target_raw(h, &sel) {
+        Some(raw) if target::url_prefix(&raw).is_some() => Some(target::parse(&raw).map_err(|_| invalid_uri(ctx, position))?),
+        Some(raw) => Some(Target::Local { raw, fragment: None }),
         None => None,
     };
-    let target = match target {
-        Some(Target::Local { raw, .. }) if target::url_prefix(&raw).is_some() => match target::parse(&raw) {
-            Ok(t) => Some(t),
-            Err(_) => return Err(Refusal::Error(make(rules, DiagId::InvalidUri, position, &[], Some(ctx.text(DiagId::InvalidUriRecovery))))),
-        },
-        t => t,
-    };
-    let lm = read_scopes(ctx, &h, &sel, rules.tables.executors.scope, name, named, &mut notes).map_err(Refusal::Error)?;
-    let mut body_s: Option<Cow<'a, str>> = body_text(ctx, body).map(Cow::Borrowed);
+    let lm = read_scope(ctx, h, &sel, rules.tables.executors.scope, name, named, notes).map_err(Refusal::Error)?;
+    let mut body_s: Option<String> = body.map(|(s, e, _, _)| ctx.input[s..e].to_string()).filter(|t| !t.is_empty());
     if let Some((start, end)) = h.text {
-        // §bare-option-object: an executor always reads heading text as its input.
-        let t = h.line[start..end].trim_end();
-        let t = strip_closers(t);
-        notes.push(make(rules, DiagId::InlineBody, position, &[("op", name)], None));
-        body_s = Some(match body_s {
-            Some(b) => Cow::Owned(format!("{t}\n{b}")),
-            None => Cow::Owned(t.to_string()),
-        });
+        // §bare-option-object (6.0): an executor always reads heading text as its input.
+        let t = clean_text(h.line, start, end).trim_end().to_string();
+        if !t.is_empty() {
+            notes.push(make(rules, DiagId::InlineBody, position, &[("op", name)], None));
+            body_s = Some(match body_s {
+                Some(b) => format!("{t}\n{b}"),
+                None => t,
+            });
+        }
     }
-    let st = Statement {
+    Ok(vec![Statement {
         head: Head::Runtime(name.to_string()),
-        aside,
+        aside: h.aside.clone(),
         target,
-        metadata: metadata_of(&h, &sel),
+        metadata: metadata_of(&sel),
         line_marker: lm,
         matcher: None,
         body: match body_s {
-            Some(b) => Body::Text(b),
+            Some(b) => Body::Text(Cow::Owned(b)),
             None => Body::Null,
         },
         source: None,
         destination: None,
         seconds: None,
         position,
-    };
-    out.items.push(Item::Statement(st));
-    out.items.extend(notes.into_iter().map(Item::Error));
-    Ok(())
+    }])
 }
 
-fn strip_closers(t: &str) -> &str {
-    t.trim_end_matches('`').trim_end()
+/// How the heading's text after the slots reads (§heading-inline-body).
+enum TextUse {
+    Matcher(String),
+    Body(String),
+    Ignored,
 }
 
 #[allow(clippy::too_many_arguments)]
-fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, name: &str, mut h: Heading, mut aside: Option<String>, position: Position, body: Option<(usize, usize, u32, u32)>, mut notes: Vec<ParseError>, out: &mut Out<'a>) -> Result<(), Refusal> {
+fn operation(ctx: &Ctx<'_, '_>, r: &OpRegion, o: &Operation, named: Named, name: &str, h: &mut Heading, position: Position, body: Option<(usize, usize, u32, u32)>, notes: &mut Vec<ParseError>) -> Result<Vec<Statement<'static>>, Refusal> {
     let rules = ctx.rules;
     let wf = || Some(ctx.working_form(named));
     let line = h.line;
+    let has_target = h.sels.iter().any(|s| s.target.is_some());
 
     // Scopes on operations that take none (§scope-on-scopeless, §send-wait-scope).
-    let has_target = h.sels.iter().any(|s| s.target.is_some());
     let scope_dropped = o.scope == ScopeDomain::None || (o.scope_needs_target && !has_target) || o.scope == ScopeDomain::Ignored;
     if scope_dropped {
         for sel in h.sels.iter_mut() {
-            for (open, inner, closed) in sel.scopes.drain(..) {
-                let written = scope_written(line, open, inner, closed);
-                let at = ctx.pos(h.line_no, open);
+            for st in sel.scopes.drain(..) {
+                let written = scope_written(line, &st);
+                let at = ctx.pos(h.line_no, st.open);
                 let id = if o.scope == ScopeDomain::Ignored {
                     DiagId::WaitDurationIgnored
                 } else if o.operands == Operands::None {
@@ -484,70 +595,30 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
             }
         }
     }
-    for sel in &h.sels {
-        if sel.scopes.len() > 1 {
-            let w = |i: usize| {
-                let (open, inner, closed) = sel.scopes[i];
-                scope_written(line, open, inner, closed)
-            };
-            return Err(Refusal::Error(make(rules, DiagId::TwoScopes, position, &[("first", &w(0)), ("second", &w(1))], Some(ctx.text(DiagId::TwoScopesRecovery)))));
-        }
-    }
+    two_scopes(ctx, h, position, named)?;
 
-    // Heading text after the slots (§heading-inline-body).
-    let mut matcher_raw: Option<String> = None;
-    let mut inline_body: Option<String> = None;
+    // Each selection's option blocks, with `pattern` lifted (§matcher-option).
+    let mut lifted: Vec<(Option<Vec<String>>, Option<String>)> = Vec::with_capacity(h.sels.len());
+    for sel in &h.sels {
+        lifted.push(if o.shape == Shape::Plain { (metadata_of(sel), None) } else { lift_pattern(ctx, sel, name, position)? });
+    }
+    let all_patterned = !lifted.is_empty() && lifted.iter().all(|(_, p)| p.is_some());
+
+    // The heading's text after the slots (§heading-inline-body, §trailing-slots).
+    let mut text_use: Option<TextUse> = None;
     if let Some((start, end)) = h.text {
-        let mut text = clean_text(line, start, end, &h);
-        // Trailing slots peel off the right (§trailing-slots).
-        if o.inline_text == InlineText::Matcher || o.inline_text == InlineText::SigilMatcherElseBody {
-            peel(ctx, &mut h, &mut text, &mut aside, &mut notes, position, o)?;
+        let mut text = clean_text(line, start, end);
+        if matches!(o.inline_text, InlineText::Matcher | InlineText::SigilMatcherElseBody) {
+            peel(ctx, o, h, &mut text, position, notes, &mut lifted)?;
         }
         let text = text.trim_end().to_string();
-        match o.inline_text {
-            InlineText::Matcher => {
-                if !text.is_empty() {
-                    if serde_json::from_str::<serde_json::Value>(&text).map(|v| v.is_object()).unwrap_or(false) {
-                        notes.push(make(rules, DiagId::JsonMatcher, position, &[], None));
-                    }
-                    matcher_raw = Some(text);
-                }
-            }
-            InlineText::SigilMatcherElseBody => {
-                if starts_with_sigil(&text) {
-                    matcher_raw = Some(text);
-                } else if !text.is_empty() {
-                    inline_body = Some(text);
-                }
-            }
-            InlineText::Ignored => {
-                let subject = rules.text(DiagId::BodyUnusedSubject, &[("op", name)]);
-                notes.push(make(rules, DiagId::BodyUnusedHeading, position, &[("subject", &subject), ("line", &(h.line_no + 1).to_string())], None));
-            }
-            InlineText::OptionObjectElseBody => {
-                let is_obj = serde_json::from_str::<serde_json::Value>(&text).map(|v| v.is_object()).unwrap_or(false);
-                let needs_target = o.body == BodyKind::Prompt;
-                let admits = h.sels.iter().all(|s| s.metas.is_empty()) && h.pre.metas.is_empty() && (!needs_target || has_target);
-                if is_obj && admits {
-                    let at = start;
-                    let _ = at;
-                    if h.sels.is_empty() {
-                        h.sels.push(Sel::default());
-                    }
-                    h.sels[0].object = Some(text.clone());
-                    notes.push(make(rules, DiagId::BareOptionObject, position, &[("op", name)], None));
-                } else if !text.is_empty() {
-                    inline_body = Some(text);
-                }
-            }
-            InlineText::Body | InlineText::Refused => {
-                if !text.is_empty() {
-                    inline_body = Some(text);
-                }
-            }
+        if !text.is_empty() {
+            text_use = Some(read_text(ctx, r, o, name, h, text, start, position, has_target, all_patterned, notes)?);
         }
-        if inline_body.is_some() {
-            notes.push(make(rules, DiagId::InlineBody, position, &[("op", name)], None));
+        // The text may have added a block (a peeled or bare option object): read them again.
+        lifted.clear();
+        for sel in &h.sels {
+            lifted.push(if o.shape == Shape::Plain { (metadata_of(sel), None) } else { lift_pattern(ctx, sel, name, position)? });
         }
     }
 
@@ -561,25 +632,20 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
 
     if shape == Shape::Transfer {
         let mut sels = Vec::new();
-        for sel in &h.sels {
-            let target = match sel.target {
-                Some((_, inner)) => Some(read_target(sel, line, inner).map_err(|_| invalid_uri(ctx, position))?),
-                None => None,
-            };
-            let lm = read_scopes(ctx, &h, sel, o.scope, name, named, &mut notes).map_err(Refusal::Error)?;
-            let (meta, lifted) = lift_pattern(ctx, &h, sel, name, position)?;
-            let matcher = lifted.map(|m| read_matcher(ctx, &m, position, &mut notes));
+        for (k, sel) in h.sels.iter().enumerate() {
+            let target = read_target(ctx, h, sel, position)?;
+            let lm = read_scope(ctx, h, sel, o.scope, name, named, notes).map_err(Refusal::Error)?;
+            let (meta, pat) = lifted[k].clone();
+            let matcher = pat.map(|m| read_matcher(ctx, &m, position, notes));
             sels.push(Selection { target, metadata: meta, line_marker: lm, matcher });
         }
-        if let Some((_, _, first, last)) = body {
-            if raw_body.is_some() {
-                notes.push(body_unused(ctx, name, false, first, last, position));
-            }
+        if let (Some(_), Some((_, _, first, last))) = (raw_body, body) {
+            notes.push(body_unused(ctx, name, false, first, last, position));
         }
         let mut it = sels.into_iter();
-        let st = Statement {
+        return Ok(vec![Statement {
             head,
-            aside,
+            aside: h.aside.clone(),
             target: None,
             metadata: None,
             line_marker: None,
@@ -589,35 +655,35 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
             destination: it.next(),
             seconds: None,
             position,
-        };
-        out.items.push(Item::Statement(st));
-        out.items.extend(notes.into_iter().map(Item::Error));
-        return Ok(());
+        }]);
     }
 
-    if o.operands == Operands::Required || o.operands == Operands::Group {
-        // §bare-target: a word where the target goes.
-        if !has_target && matches!(o.inline_text, InlineText::Matcher | InlineText::SigilMatcherElseBody) && o.body != BodyKind::Distillation {
-            let word = matcher_raw.as_deref().or(inline_body.as_deref());
-            if let Some(w) = word {
-                if !starts_with_sigil(w) {
-                    let word = w.split_whitespace().next().unwrap_or("").to_string();
-                    return Err(Refusal::Error(make(rules, DiagId::BareTarget, position, &[("op", name), ("word", &word)], wf())));
-                }
-            }
-        }
-        if !has_target && o.body == BodyKind::Distillation {
+    let (text_matcher, inline_body) = match text_use {
+        Some(TextUse::Matcher(m)) => (Some(m), None),
+        Some(TextUse::Body(b)) => (None, Some(b)),
+        Some(TextUse::Ignored) | None => (None, None),
+    };
+
+    if matches!(o.operands, Operands::Required | Operands::Group) && !has_target {
+        if o.body == BodyKind::Distillation {
             // §kill-scope (6.0): KILL requires a target.
             return Err(Refusal::Error(make(rules, DiagId::MissingTarget, position, &[("op", name)], wf())));
         }
+        // §bare-target: a word stands where the target goes.
+        let word = text_matcher.as_deref().or(inline_body.as_deref());
+        if let Some(w) = word {
+            if !starts_with_sigil(w) {
+                let word = w.split_whitespace().next().unwrap_or("").to_string();
+                return Err(Refusal::Error(make(rules, DiagId::BareTarget, position, &[("op", name), ("word", &word)], wf())));
+            }
+        }
     }
 
-    // Statements: one per selection (a target group compiles to ordinary statements).
-    let mut sels: Vec<Sel> = Vec::with_capacity(h.sels.len());
-    for sel in &h.sels {
-        // §safe-uri-target-groups: an explicit URI list in one slot is a target group.
+    // One statement per selection: a target group compiles to ordinary statements (§target-group).
+    let mut sels: Vec<(Sel, (Option<Vec<String>>, Option<String>))> = Vec::with_capacity(h.sels.len());
+    for (k, sel) in h.sels.iter().enumerate() {
         let members = match (o.operands, sel.target) {
-            (Operands::Group, Some((_, inner))) => target::split_uri_group(&target::decode_slot(&line[inner.0..inner.1])),
+            (Operands::Group, Some(TSrc::Slot(inner))) => target::split_uri_group(&target::decode_slot(&line[inner.0..inner.1])),
             _ => None,
         };
         match members {
@@ -625,39 +691,38 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
                 for m in list {
                     let mut each = sel.clone();
                     each.member = Some(m);
-                    sels.push(each);
+                    sels.push((each, lifted[k].clone()));
                 }
             }
-            None => sels.push(sel.clone()),
+            None => sels.push((sel.clone(), lifted[k].clone())),
         }
     }
     if sels.is_empty() {
-        sels.push(Sel::default());
+        sels.push((Sel::default(), (None, None)));
     }
+    let mut aside = h.aside.clone();
     let mut built = Vec::new();
-    let group_matcher = matcher_raw.clone();
-    for (k, sel) in sels.iter().enumerate() {
-        let target = match sel.target {
-            Some((_, inner)) => Some(read_target(sel, line, inner).map_err(|_| invalid_uri(ctx, position))?),
-            None => None,
-        };
-        let lm = if scope_dropped { None } else { read_scopes(ctx, &h, sel, o.scope, name, named, &mut notes).map_err(Refusal::Error)? };
-        let (meta, lifted) = if o.shape == Shape::Selection { lift_pattern(ctx, &h, sel, name, position)? } else { (metadata_of(&h, sel), None) };
-        let mut m = lifted.or_else(|| group_matcher.clone());
+    let mut seconds: Option<f64> = None;
+    for (k, (sel, (meta, pat))) in sels.iter().enumerate() {
+        let target = read_target(ctx, h, sel, position)?;
+        let lm = if scope_dropped { None } else { read_scope(ctx, h, sel, o.scope, name, named, notes).map_err(Refusal::Error)? };
+        let mut m = pat.clone().or_else(|| text_matcher.clone());
         let mut body_val = Body::Null;
         let is_log = target.as_ref().and_then(|t| t.scheme()) == Some("log");
         match o.body {
             BodyKind::None | BodyKind::Distillation => {
                 let keeps = o.body == BodyKind::Distillation && is_log;
                 if k == 0 {
-                    if let Some(b) = raw_body {
+                    let text = join_body(inline_body.as_deref(), raw_body);
+                    if let Some(b) = text {
                         if keeps {
-                            body_val = Body::Text(Cow::Borrowed(b));
+                            body_val = Body::Text(Cow::Owned(b.into_owned()));
                         } else if m.is_none() && o.inline_text == InlineText::Matcher && !b.contains('\n') && starts_with_sigil(b.trim()) {
                             // One sigil line beneath the heading is the bare form a line low.
                             m = Some(b.trim().to_string());
-                        } else if o.body == BodyKind::None && is_comment_only(b) && aside.is_none() {
-                            aside = Some(b.trim()[4..b.trim().len() - 3].trim().to_string());
+                        } else if o.body == BodyKind::None && is_comment_only(&b) && aside.is_none() {
+                            let t = b.trim();
+                            aside = Some(t[4..t.len() - 3].trim().to_string());
                             notes.push(make(rules, DiagId::MisplacedAside, position, &[("op", name)], None));
                         } else if let Some((_, _, first, last)) = body {
                             notes.push(body_unused(ctx, name, o.body == BodyKind::Distillation, first, last, position));
@@ -666,9 +731,8 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
                 }
             }
             BodyKind::Literal | BodyKind::Prompt => {
-                let text = join_body(inline_body.as_deref(), raw_body);
-                body_val = match text {
-                    Some(t) => Body::Text(t),
+                body_val = match join_body(inline_body.as_deref(), raw_body) {
+                    Some(t) => Body::Text(Cow::Owned(t.into_owned())),
                     None if o.body == BodyKind::Prompt => Body::Text(Cow::Borrowed("")),
                     None => Body::Null,
                 };
@@ -676,18 +740,26 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
             BodyKind::Message => {
                 if let Some(t) = join_body(inline_body.as_deref(), raw_body) {
                     let json = serde_json::from_str::<serde_json::Value>(&t).ok();
-                    body_val = Body::Message { raw: t, json };
+                    body_val = Body::Message { raw: Cow::Owned(t.into_owned()), json };
                 }
             }
             BodyKind::Matcher => {
                 if let Some(t) = join_body(inline_body.as_deref(), raw_body) {
-                    body_val = Body::Matcher(read_matcher(ctx, &t, position, &mut notes));
+                    body_val = Body::Matcher(read_matcher(ctx, &t, position, notes));
                 }
             }
         }
-        let matcher = if o.shape == Shape::Selection { m.map(|raw| read_matcher(ctx, &raw, position, &mut notes)) } else { None };
-        let seconds = None;
-        let meta = if o.duration_metadata { None } else { meta };
+        let matcher = if o.shape == Shape::Selection { m.map(|raw| read_matcher(ctx, &raw, position, notes)) } else { None };
+        let mut meta = meta.clone();
+        if o.duration_metadata {
+            // §send-wait-scope: `[seconds]` bounds the park; the smallest valid scalar wins.
+            for block in meta.take().unwrap_or_default() {
+                match block.trim().parse::<f64>() {
+                    Ok(v) if v.is_finite() && v >= 0.0 => seconds = Some(seconds.map_or(v, |s: f64| s.min(v))),
+                    _ => notes.push(make(rules, DiagId::WaitDurationIgnored, position, &[("op", name), ("written", &format!("[{block}]"))], None)),
+                }
+            }
+        }
         built.push(Statement {
             head: head.clone(),
             aside: aside.clone(),
@@ -702,33 +774,102 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
             position,
         });
     }
-    for st in built {
-        out.items.push(Item::Statement(st));
-    }
-    out.items.extend(notes.into_iter().map(Item::Error));
-    Ok(())
+    Ok(built)
 }
 
-fn metadata_of(h: &Heading, sel: &Sel) -> Option<Vec<String>> {
-    let mut v = Vec::new();
-    for (_, inner) in &sel.metas {
-        v.push(h.line[inner.0..inner.1].to_string());
-    }
-    if let Some(o) = &sel.object {
-        v.push(o.clone());
-    }
-    if v.is_empty() {
-        None
+/// §heading-inline-body: what the text after the slots is, by the operation's shape.
+#[allow(clippy::too_many_arguments)]
+fn read_text(ctx: &Ctx<'_, '_>, _r: &OpRegion, o: &Operation, name: &str, h: &mut Heading, text: String, start: usize, position: Position, has_target: bool, all_patterned: bool, notes: &mut Vec<ParseError>) -> Result<TextUse, Refusal> {
+    let rules = ctx.rules;
+    let inline_body = |notes: &mut Vec<ParseError>, t: String| {
+        notes.push(make(rules, DiagId::InlineBody, position, &[("op", name)], None));
+        TextUse::Body(t)
+    };
+    Ok(match o.inline_text {
+        InlineText::Matcher => {
+            if all_patterned {
+                // Beside an option block's `pattern`: a log distillation's first line, else unused.
+                let log = h.sels.first().and_then(|s| target_raw(h, s)).map(|t| target::url_prefix(&t).map(|e| t[..e].eq_ignore_ascii_case("log")).unwrap_or(false)).unwrap_or(false);
+                if o.body == BodyKind::Distillation && log {
+                    inline_body(notes, text)
+                } else {
+                    let subject = rules.text(if o.body == BodyKind::Distillation { DiagId::BodyUnusedSubjectKill } else { DiagId::BodyUnusedSubject }, &[("op", name)]);
+                    notes.push(make(rules, DiagId::BodyUnusedHeading, position, &[("subject", &subject), ("line", &(h.line_no + 1).to_string())], None));
+                    TextUse::Ignored
+                }
+            } else if !has_target && o.body == BodyKind::Distillation {
+                inline_body(notes, text)
+            } else {
+                if serde_json::from_str::<serde_json::Value>(&text).map(|v| v.is_object()).unwrap_or(false) {
+                    notes.push(make(rules, DiagId::JsonMatcher, position, &[], None));
+                }
+                TextUse::Matcher(text)
+            }
+        }
+        InlineText::SigilMatcherElseBody => {
+            if let Some(scope) = bare_anchor(&text) {
+                // §bare-anchor-scope: an anchor standing where the scope goes.
+                let at = ctx.pos(h.line_no, start);
+                if h.sels.first().map(|s| !s.scopes.is_empty()).unwrap_or(false) {
+                    let first = scope_written(h.line, &h.sels[0].scopes[0]);
+                    return Err(Refusal::Error(make(rules, DiagId::TwoScopes, position, &[("first", &first), ("second", &format!("<{scope}>"))], Some(ctx.text(DiagId::TwoScopesRecovery)))));
+                }
+                notes.push(make(rules, DiagId::BareAnchorScope, at, &[("written", &scope)], None));
+                if let Some(sel) = h.sels.first_mut() {
+                    // A synthetic scope token over the anchor's text in the line.
+                    let s = start + h.line[start..].find(&scope).unwrap_or(0);
+                    sel.scopes.push(ScopeTok { open: s, inner: (s, s + scope.len()), closed: false, lead: None, bare: true });
+                }
+                TextUse::Ignored
+            } else if starts_with_sigil(&text) && !all_patterned {
+                TextUse::Matcher(text)
+            } else {
+                inline_body(notes, text)
+            }
+        }
+        InlineText::Ignored => {
+            let subject = rules.text(DiagId::BodyUnusedSubject, &[("op", name)]);
+            notes.push(make(rules, DiagId::BodyUnusedHeading, position, &[("subject", &subject), ("line", &(h.line_no + 1).to_string())], None));
+            TextUse::Ignored
+        }
+        InlineText::OptionObjectElseBody => {
+            let is_obj = serde_json::from_str::<serde_json::Value>(&text).map(|v| v.is_object()).unwrap_or(false);
+            let needs_target = o.body == BodyKind::Prompt;
+            let admits = h.sels.iter().all(|s| s.metas.is_empty()) && (!needs_target || has_target);
+            if is_obj && admits {
+                // §bare-option-object: read as `[{…}]`, named by its own receipt.
+                if h.sels.is_empty() {
+                    h.sels.push(Sel::default());
+                }
+                h.sels[0].metas.push(text);
+                notes.push(make(rules, DiagId::BareOptionObject, position, &[("op", name)], None));
+                TextUse::Ignored
+            } else {
+                inline_body(notes, text)
+            }
+        }
+        InlineText::Body | InlineText::Refused => inline_body(notes, text),
+    })
+}
+
+/// `@abcde` or `@abcde,@fghij` alone: an EDIT's scope without its brackets (§bare-anchor-scope).
+fn bare_anchor(text: &str) -> Option<String> {
+    let t = text.trim();
+    let anchor = |s: &str| s.len() == 6 && s.starts_with('@') && s[1..].bytes().all(|b| b.is_ascii_alphanumeric());
+    let ok = match t.split_once(',') {
+        Some((a, b)) => anchor(a) && anchor(b.trim_start()),
+        None => anchor(t),
+    };
+    if ok {
+        Some(t.to_string())
     } else {
-        Some(v)
+        None
     }
 }
 
-
-/// Lifts `pattern` from one option block that parses as an array of objects (§matcher-option).
-fn lift_pattern(ctx: &Ctx<'_, '_>, h: &Heading, sel: &Sel, name: &str, position: Position) -> Result<(Option<Vec<String>>, Option<String>), Refusal> {
-    let meta = metadata_of(h, sel);
-    let Some(blocks) = &meta else { return Ok((None, None)) };
+/// Lifts `pattern` from option blocks that parse as arrays of objects (§matcher-option).
+fn lift_pattern(ctx: &Ctx<'_, '_>, sel: &Sel, name: &str, position: Position) -> Result<(Option<Vec<String>>, Option<String>), Refusal> {
+    let Some(blocks) = metadata_of(sel) else { return Ok((None, None)) };
     let mut lifted = None;
     let mut keep = Vec::new();
     for b in blocks {
@@ -813,19 +954,17 @@ fn starts_with_sigil(t: &str) -> bool {
     matches!(t.as_bytes().first(), Some(b'/' | b'^' | b'$' | b'~' | b'&'))
 }
 
-/// The heading text with its transparent closers removed.
-fn clean_text(line: &str, start: usize, end: usize, _h: &Heading) -> String {
-    let mut s = String::new();
+/// The heading text with its transparent closers removed (§transparent-inline-closer).
+fn clean_text(line: &str, start: usize, end: usize) -> String {
     let b = line.as_bytes();
+    let mut s = String::with_capacity(end - start);
     let mut i = start;
     while i < end {
         if b[i] == b'`' {
             let j = i + b[i..end].iter().take_while(|&&c| c == b'`').count();
-            if j - i >= 3 {
-                i = j;
-                continue;
+            if j - i < 3 {
+                s.push_str(&line[i..j]);
             }
-            s.push_str(&line[i..j]);
             i = j;
             continue;
         }
@@ -836,36 +975,79 @@ fn clean_text(line: &str, start: usize, end: usize, _h: &Heading) -> String {
     s
 }
 
-/// §trailing-slots: a trailing aside, scope or option block comes off the matcher's right end.
-fn peel(ctx: &Ctx<'_, '_>, h: &mut Heading, text: &mut String, aside: &mut Option<String>, notes: &mut Vec<ParseError>, position: Position, o: &Operation) -> Result<(), Refusal> {
-    let _ = (ctx, notes, position, o);
+/// §trailing-slots: a trailing aside, scope, option block or log note comes off the matcher's
+/// right end, each once and only when the heading lacks that slot.
+fn peel(ctx: &Ctx<'_, '_>, o: &Operation, h: &mut Heading, text: &mut String, position: Position, notes: &mut Vec<ParseError>, lifted: &mut Vec<(Option<Vec<String>>, Option<String>)>) -> Result<(), Refusal> {
+    let rules = ctx.rules;
+    let charge = rules.tables.notation.charge.as_str();
+    let mut took_scope = false;
+    let mut took_block = false;
     loop {
         let t = text.trim_end();
-        if aside.is_none() && t.ends_with("-->") {
+        if h.aside.is_none() && t.ends_with("-->") {
             if let Some(i) = t.rfind("<!--") {
-                *aside = Some(t[i + 4..t.len() - 3].trim().to_string());
+                h.aside = Some(t[i + 4..t.len() - 3].trim().to_string());
                 *text = t[..i].to_string();
                 continue;
             }
         }
-        let _ = h;
+        if !took_scope && t.ends_with('>') {
+            if let Some(i) = t.rfind('<') {
+                let inner = &t[i + 1..t.len() - 1];
+                let written = &t[i..];
+                if (i == 0 || t.as_bytes()[i - 1] == b' ') && scope::read(inner, o.scope, written).is_ok() && o.scope != ScopeDomain::None {
+                    if h.sels.len() > 1 {
+                        return Err(Refusal::Error(make(rules, DiagId::GroupScopeAfterPattern, position, &[("scope", written)], Some(ctx.text(DiagId::GroupScopeAfterPatternRecovery)))));
+                    }
+                    if h.sels.first().map(|s| s.scopes.is_empty()).unwrap_or(false) {
+                        notes.push(make(rules, DiagId::ScopeAfterPattern, position, &[("scope", written)], None));
+                        // The peeled scope is read from its own text.
+                        let line_at = h.text.map(|(s, _)| s).unwrap_or(0) + h.line[h.text.map(|(s, _)| s).unwrap_or(0)..].rfind(written).unwrap_or(0);
+                        h.sels[0].scopes.push(ScopeTok { open: line_at, inner: (line_at + 1, line_at + written.len() - 1), closed: true, lead: None, bare: false });
+                        *text = t[..i].to_string();
+                        took_scope = true;
+                        continue;
+                    }
+                }
+            }
+        }
+        if !took_block && t.ends_with(']') {
+            if let Some(i) = t.rfind(" [") {
+                let block = &t[i + 1..];
+                if is_json_array(block) && h.sels.len() == 1 && h.sels[0].metas.is_empty() {
+                    notes.push(make(rules, DiagId::OptionsAfterPattern, position, &[("block", block)], None));
+                    let inner = block[1..block.len() - 1].to_string();
+                    h.sels[0].metas.push(inner);
+                    lifted[0] = lift_pattern(ctx, &h.sels[0], &o.name, position)?;
+                    *text = t[..i].to_string();
+                    took_block = true;
+                    continue;
+                }
+            }
+        }
+        if let Some(i) = t.rfind(charge) {
+            let before = &t[..i];
+            if !before.is_empty() && (before.ends_with(' ') || before.ends_with('\t')) {
+                let piece = t[i + charge.len()..].trim().to_string();
+                *text = before.to_string();
+                notation_piece(ctx, &piece, position, &mut h.aside, notes);
+                continue;
+            }
+        }
         break;
     }
     Ok(())
 }
 
+/// §naked-operation: a trailing bare fence nothing in the body pairs with is the closer.
 fn naked_body(b: Option<&str>) -> Option<&str> {
     let b = b?;
-    // §naked-operation: a trailing bare fence nothing in the body pairs with is the closer.
     let lines: Vec<&str> = b.split('\n').collect();
     let fence = |l: &str| {
         let t = l.trim_end_matches('\r').trim();
         t.len() >= 3 && t.bytes().all(|c| c == b'`')
     };
-    let count = lines.iter().filter(|l| {
-        let t = l.trim_start();
-        t.starts_with("```")
-    }).count();
+    let count = lines.iter().filter(|l| l.trim_start().starts_with("```")).count();
     if let Some(last) = lines.last() {
         if fence(last) && count % 2 == 1 {
             let cut = b.len() - last.len();
@@ -881,6 +1063,3 @@ fn naked_body(b: Option<&str>) -> Option<&str> {
     }
     Some(b)
 }
-
-#[allow(dead_code)]
-fn source_unused(_: Source) {}

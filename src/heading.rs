@@ -158,8 +158,13 @@ pub enum Tok {
     Target { open: usize, inner: (usize, usize) },
     /// `[inner]`.
     Meta { open: usize, inner: (usize, usize) },
-    /// `<inner>`; `closed` false when the line ends first.
-    Scope { open: usize, inner: (usize, usize), closed: bool },
+    /// `<inner>`; `closed` false when the line ends first; `lead` is where a displayed line
+    /// number glued before it starts (`42<@abcde>`, §combined-anchor-tolerance).
+    Scope { open: usize, inner: (usize, usize), closed: bool, lead: Option<usize> },
+    /// `→ path`: the log's address notation (§log-heading-notation).
+    Arrow { at: usize, path: (usize, usize) },
+    /// `· text`: the log's token-charge separator and what follows it (§log-heading-notation).
+    Dot { at: usize, text: (usize, usize) },
     /// `<!-- inner -->`; `closed` false when the line ends first (§unclosed-aside).
     Aside { open: usize, inner: (usize, usize), closed: bool },
     /// The heading's text from `start` to the end of the stretch.
@@ -185,7 +190,7 @@ pub struct Lexed {
 }
 
 /// Lexes `[from, seg.end)` of `line`, skipping the segment's closers and zero-width characters.
-pub fn lex(line: &str, from: usize, seg: &Segment, zero_width: &[char]) -> Lexed {
+pub fn lex(line: &str, from: usize, seg: &Segment, zero_width: &[char], notation: &crate::rules::model::Notation) -> Lexed {
     let b = line.as_bytes();
     let end = seg.end;
     let mut out = Lexed::default();
@@ -253,23 +258,66 @@ pub fn lex(line: &str, from: usize, seg: &Segment, zero_width: &[char]) -> Lexed
                     i = end;
                 }
             },
-            b'<' => match memchr::memchr(b'>', &b[i..end]) {
-                Some(o) => {
-                    out.toks.push(Tok::Scope { open: i, inner: (i + 1, i + o), closed: true });
-                    i = i + o + 1;
-                    glued = true;
+            b'<' => {
+                let (tok, next) = scope_tok(b, i, end, seg, None);
+                out.toks.push(tok);
+                i = next;
+                glued = true;
+            }
+            _ if line[i..end].starts_with(notation.address.as_str()) => {
+                // The log's address: the path runs to the next space, `<` or `[`.
+                let mut j = i + notation.address.len();
+                while j < end && (b[j] == b' ' || b[j] == b'\t') {
+                    j += 1;
                 }
-                None => {
-                    let mut e = end;
-                    for (s, _) in &seg.closers {
-                        if *s > i && *s < e {
-                            e = *s;
-                        }
-                    }
-                    out.toks.push(Tok::Scope { open: i, inner: (i + 1, e), closed: false });
-                    i = end;
+                let s0 = j;
+                while j < end && !matches!(b[j], b' ' | b'\t' | b'<' | b'[') && !seg.closers.iter().any(|(cs, _)| *cs == j) {
+                    j += 1;
                 }
-            },
+                if j == s0 {
+                    out.toks.push(Tok::Text { start: i });
+                    return out;
+                }
+                out.toks.push(Tok::Arrow { at: i, path: (s0, j) });
+                i = j;
+                glued = true;
+            }
+            _ if line[i..end].starts_with(notation.charge.as_str()) => {
+                // The log's charge separator and its text: runs to the next slot opener.
+                let s0 = i + notation.charge.len();
+                let mut j = s0;
+                while j < end && !matches!(b[j], b'<' | b'[') && !seg.closers.iter().any(|(cs, _)| *cs == j) {
+                    j += 1;
+                }
+                let mut ts = s0;
+                while ts < j && (b[ts] == b' ' || b[ts] == b'\t') {
+                    ts += 1;
+                }
+                let mut te = j;
+                while te > ts && (b[te - 1] == b' ' || b[te - 1] == b'\t') {
+                    te -= 1;
+                }
+                out.toks.push(Tok::Dot { at: i, text: (ts, te) });
+                i = j;
+                glued = false;
+            }
+            b'0'..=b'9' if {
+                let mut j = i;
+                while j < end && b[j].is_ascii_digit() {
+                    j += 1;
+                }
+                b[j..end].starts_with(b"<@")
+            } =>
+            {
+                let mut j = i;
+                while b[j].is_ascii_digit() {
+                    j += 1;
+                }
+                let (tok, next) = scope_tok(b, j, end, seg, Some(i));
+                out.toks.push(tok);
+                i = next;
+                glued = true;
+            }
             _ => {
                 if glued && i > from {
                     out.stop = Some(LexStop::Bad { at: i });
@@ -281,6 +329,22 @@ pub fn lex(line: &str, from: usize, seg: &Segment, zero_width: &[char]) -> Lexed
         }
     }
     out
+}
+
+/// A `<…>` scope starting at `i`: to its `>`, or to the stretch's end (before any closer).
+fn scope_tok(b: &[u8], i: usize, end: usize, seg: &Segment, lead: Option<usize>) -> (Tok, usize) {
+    match memchr::memchr(b'>', &b[i..end]) {
+        Some(o) => (Tok::Scope { open: i, inner: (i + 1, i + o), closed: true, lead }, i + o + 1),
+        None => {
+            let mut e = end;
+            for (s, _) in &seg.closers {
+                if *s > i && *s < e {
+                    e = *s;
+                }
+            }
+            (Tok::Scope { open: i, inner: (i + 1, e), closed: false, lead }, end)
+        }
+    }
 }
 
 #[cfg(test)]

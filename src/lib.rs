@@ -17,6 +17,7 @@ pub mod build;
 pub mod diagnose;
 pub mod heading;
 pub mod matcher;
+pub mod render;
 pub mod native;
 pub mod pair;
 pub mod rules;

@@ -215,6 +215,7 @@ pub fn load(rules_dir: &Path, schemas: &Schemas, generator: &str) -> Result<Tabl
         operations: ops.operations,
         diagnostics: diags.diagnostics,
         pairing: tol.pairing,
+        notation: tol.notation,
         tolerance: tol.rules,
         native,
         native_parameters,

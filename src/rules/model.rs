@@ -45,6 +45,8 @@ pub struct ExecutorRules {
     pub name_chars: String,
     /// The domain of an executor's `<scope>`.
     pub scope: ScopeDomain,
+    /// What a `[metadata]` block before the target is.
+    pub leading_metadata: LeadingMetadata,
     /// Diagnostic id of the executor's working form (§parse-recovery).
     pub working_form: String,
     pub tag: String,
@@ -77,6 +79,8 @@ pub struct Operation {
     pub scope_needs_target: bool,
     /// Whether `[metadata]` is admitted.
     pub metadata: bool,
+    /// What a `[metadata]` block before the first target is (§slot-order).
+    pub leading_metadata: LeadingMetadata,
     pub body: BodyKind,
     /// What text after the slots on the heading line is (§heading-inline-body).
     pub inline_text: InlineText,
@@ -153,6 +157,17 @@ pub enum ScopeDomain {
     Ignored,
     /// Takes none; a scope is dropped and named (§scope-on-scopeless).
     None,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LeadingMetadata {
+    /// A lexer refusal: `unrecognized character '[' in the OP header`.
+    Refused,
+    /// Admitted only on a heading with no target; a target after it is refused.
+    Alone,
+    /// Belongs to the first selection, whether or not a target follows.
+    Selection,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -247,7 +262,20 @@ pub enum Source {
 #[serde(deny_unknown_fields)]
 pub struct ToleranceFile {
     pub pairing: Pairing,
+    pub notation: Notation,
     pub rules: Vec<Tolerance>,
+}
+
+/// The log's heading notation (§log-heading-notation).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Notation {
+    /// Precedes an address written without parentheses.
+    pub address: String,
+    /// Separates a heading from its token charge.
+    pub charge: String,
+    /// Words that may follow a token charge's number.
+    pub charge_units: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -332,6 +360,7 @@ pub struct Tables {
     pub operations: Vec<Operation>,
     pub diagnostics: Vec<Diagnostic>,
     pub pairing: Pairing,
+    pub notation: Notation,
     pub tolerance: Vec<Tolerance>,
     pub native: Vec<NativeFamily>,
     pub native_parameters: Option<NativeParameters>,
