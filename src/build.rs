@@ -240,8 +240,17 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
                 let ch = line[*at..].chars().next().unwrap_or(' ').to_string();
                 return Err(Refusal::Error(make(rules, DiagId::UnrecognizedChar, ctx.pos(line_no, *at), &[("char", &ch)], wf())));
             }
-            LexStop::OpenTarget { .. } | LexStop::OpenMeta { .. } => {
+            LexStop::OpenTarget { open } | LexStop::OpenMeta { open } => {
                 let is_target = matches!(stop, LexStop::OpenTarget { .. });
+                let before_target = !lexed.toks.iter().any(|t| matches!(t, Tok::Target { .. } | Tok::Arrow { .. }));
+                if !is_target && before_target && leading_metadata(ctx, op) == LeadingMetadata::Refused {
+                    return Err(Refusal::Error(make(rules, DiagId::UnrecognizedCharInOp, ctx.pos(line_no, *open), &[("char", "["), ("op", &name)], wf())));
+                }
+                // A closing fence inside the open slot bounds it (§unparsed-tail-boundary).
+                if let Some(&(cs, _)) = seg.closers.iter().find(|(cs, _)| *cs > *open) {
+                    let expected = ctx.text(if is_target { DiagId::ExpectedTargetRest } else { DiagId::ExpectedMetadataRest });
+                    return Err(unexpected(ctx.text(DiagId::TokenCloser), expected, cs));
+                }
                 let next = line_no + 1;
                 let next_is_fence = (next as usize) < ctx.lines.len() && {
                     let t = ctx.line_text(next).trim_start_matches(' ');
@@ -271,6 +280,7 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
     let mut aside_tok: Option<(usize, (usize, usize), bool)> = None;
     let mut dots: Vec<(usize, (usize, usize))> = Vec::new();
     let mut leading_blocks = false;
+    let mut notes_early: Vec<ParseError> = Vec::new();
     for tok in &lexed.toks {
         match *tok {
             Tok::Target { open, inner } | Tok::Arrow { at: open, path: inner } => {
@@ -287,7 +297,28 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
                 if arrow {
                     h.arrows.push((open, inner));
                 }
+                // §scope-slot-tolerance: a `<…>` right before the slot's closing paren is the
+                // scope; a `<` anywhere else in the slot is refused.
+                let mut inner = inner;
+                let mut slot_scope = None;
+                if !arrow {
+                    let t = &line[inner.0..inner.1];
+                    if let Some(lt) = t.find('<') {
+                        let gt_last = t.ends_with('>') && !t[lt + 1..t.len() - 1].contains('<');
+                        if gt_last {
+                            let s = inner.0 + lt;
+                            slot_scope = Some(ScopeTok { open: s, inner: (s + 1, inner.1 - 1), closed: true, lead: None, bare: false });
+                            notes_early.push(make(rules, DiagId::ScopeInTarget, ctx.pos(line_no, s), &[], None));
+                            inner = (inner.0, s);
+                        } else {
+                            return Err(Refusal::Error(make(rules, DiagId::UnrecognizedCharInTarget, ctx.pos(line_no, inner.0 + lt), &[("char", "<")], wf())));
+                        }
+                    }
+                }
                 let mut sel = Sel { target: Some(if arrow { TSrc::Arrow(inner) } else { TSrc::Slot(inner) }), ..Sel::default() };
+                if let Some(st) = slot_scope {
+                    sel.scopes.push(st);
+                }
                 if h.sels.is_empty() {
                     sel.scopes.append(&mut h.pre.scopes);
                     sel.metas.append(&mut h.pre.metas);
@@ -352,7 +383,7 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
         h.sels.push(std::mem::take(&mut h.pre));
     }
 
-    let mut notes: Vec<ParseError> = Vec::new();
+    let mut notes: Vec<ParseError> = notes_early;
     if let Some((open, inner, closed)) = aside_tok {
         if !closed {
             notes.push(make(rules, DiagId::UnclosedAside, ctx.pos(line_no, open), &[], None));
@@ -870,6 +901,10 @@ fn bare_anchor(text: &str) -> Option<String> {
 /// Lifts `pattern` from option blocks that parse as arrays of objects (§matcher-option).
 fn lift_pattern(ctx: &Ctx<'_, '_>, sel: &Sel, name: &str, position: Position) -> Result<(Option<Vec<String>>, Option<String>), Refusal> {
     let Some(blocks) = metadata_of(sel) else { return Ok((None, None)) };
+    if blocks.len() != 1 {
+        // The language lifts only from one block; several reach the owner untouched.
+        return Ok((Some(blocks), None));
+    }
     let mut lifted = None;
     let mut keep = Vec::new();
     for b in blocks {

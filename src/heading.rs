@@ -79,6 +79,23 @@ pub fn skip_meta(b: &[u8], mut i: usize) -> Option<usize> {
     None
 }
 
+/// The first run of at least `w` backticks from `from`.
+fn closer_run(b: &[u8], from: usize, w: u32) -> Option<(usize, usize)> {
+    let mut i = from;
+    while let Some(off) = memchr::memchr(b'`', &b[i..]) {
+        let s = i + off;
+        let mut e = s;
+        while e < b.len() && b[e] == b'`' {
+            e += 1;
+        }
+        if (e - s) as u32 >= w {
+            return Some((s, e));
+        }
+        i = e;
+    }
+    None
+}
+
 fn find(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
     memchr::memmem::find(&b[from..], pat).map(|o| from + o)
 }
@@ -102,14 +119,24 @@ pub fn segments(cls: &Classifier, line: &str, fence_at: usize, width: u32) -> Ve
         let mut next: Option<(usize, u32)> = None;
         while i < b.len() {
             match b[i] {
-                b'(' => match skip_target(b, i) {
-                    Some(j) => i = j,
-                    None => i = b.len(),
-                },
-                b'[' => match skip_meta(b, i) {
-                    Some(j) => i = j,
-                    None => i = b.len(),
-                },
+                b'(' | b'[' => {
+                    let close = if b[i] == b'(' { skip_target(b, i) } else { skip_meta(b, i) };
+                    match close {
+                        Some(j) => i = j,
+                        None => {
+                            // An open slot: a closing fence later on the line still closes the
+                            // statement (the slot's refusal is the builder's).
+                            match closer_run(b, i + 1, w) {
+                                Some((s, e)) => {
+                                    seg.closers.push((s, e));
+                                    seg.closed = true;
+                                }
+                                None => {}
+                            }
+                            i = b.len();
+                        }
+                    }
+                }
                 b'<' if b[i..].starts_with(b"<!--") => match find(b, i + 4, b"-->") {
                     Some(j) => i = j + 3,
                     None => i = b.len(),

@@ -196,6 +196,8 @@ fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry
         Class::Fence(f) => f.indent as usize,
         _ => 0,
     };
+    // A tag of digits alone names no language: its block is unlabeled for the shown-not-run
+    // advisory (§quotation).
     let digits_label = |l: u32| {
         let t = text_of(l as usize).trim_start_matches(' ');
         let t = t.trim_start_matches(['`', '~']).trim();

@@ -107,7 +107,13 @@ fn components(inner: &str) -> Option<Vec<Comp>> {
                     i += 1;
                 }
             }
-            b'-' if matches!(out.last(), Some(Comp::Num(_))) && i + 1 < b.len() && b[i + 1].is_ascii_digit() => i += 1,
+            // A dash between numbers, the second possibly negative (`<0--5>`).
+            b'-' if matches!(out.last(), Some(Comp::Num(_)))
+                && i + 1 < b.len()
+                && (b[i + 1].is_ascii_digit() || (b[i + 1] == b'-' && i + 2 < b.len() && b[i + 2].is_ascii_digit())) =>
+            {
+                i += 1
+            }
             _ => return None,
         }
     }
@@ -289,6 +295,9 @@ mod tests {
         assert_eq!(marks("2,5", TextCoordinates), vec![Mark::Int(2), Mark::Int(5)]);
         assert_eq!(marks("5,0", TextCoordinates), vec![Mark::Int(5), Mark::Int(0)]);
         assert_eq!(marks("-3,-1", TextCoordinates), vec![Mark::Int(-3), Mark::Int(-1)]);
+        // §scope-marker-forms: a dash separator before a negative component
+        assert_eq!(marks("-3--1", TextCoordinates), vec![Mark::Int(-3), Mark::Int(-1)]);
+        assert_eq!(marks("0--5", TextCoordinates), vec![Mark::Int(0), Mark::Int(-5)]);
         assert_eq!(marks("5.5,2", TextCoordinates), vec![Mark::Num(5.5), Mark::Int(2)]);
         assert_eq!(read("0,+2", TextCoordinates, "<0,+2>").unwrap_err(), ScopeError::OffsetStart);
         assert_eq!(read("+2", TextCoordinates, "<+2>").unwrap_err(), ScopeError::BadOffset);

@@ -448,6 +448,11 @@ impl<'r> Pairer<'r> {
     }
 
     fn close_all_at_eof(&self, cand: &mut Cand) {
+        // A quotation and whatever it holds run to the end of the input (§quotation).
+        if cand.stack.bottom().map(|f| f.kind == K_QUOTE).unwrap_or(false) {
+            cand.stack.len = 0;
+            return;
+        }
         while cand.stack.len > 0 {
             let f = cand.stack.pop();
             match f.kind {
@@ -528,14 +533,30 @@ impl<'r> Pairer<'r> {
             }
             (c, Move::Text, 0)
         };
-        if top.kind == K_QUOTE {
+        if cand.stack.bottom().unwrap().kind == K_QUOTE {
+            // A quotation: its first valid closer closes; inside it, code blocks and examples
+            // nest, and a heading is literal by declaration (§quotation).
             let closes = pl.ch == top.ch && pl.width >= top.width as u32 && pl.kind == PKind::Bare;
-            if closes {
+            let empty_ok = top.kind == K_QUOTE || top.content || top.flags & F_LABELED != 0;
+            if closes && empty_ok {
                 let mut c = *cand;
                 c.stack.pop();
                 out.push((c, Move::Close, 0));
-            } else {
-                out.push(text(None));
+                return;
+            }
+            // A labeled fence or heading wider than the block holding it opens a nested
+            // example; anything else is the quotation's content.
+            let wider = pl.width > top.width as u32;
+            match pl.kind {
+                PKind::Aside | PKind::Label if wider && depth_ok => out.push(self.nest(cand, pl, true)),
+                PKind::Heading { compact: false, open_width, .. } if wider && depth_ok => {
+                    let mut c = *cand;
+                    c.stack.top_mut().unwrap().content = true;
+                    let w = open_width.min(u16::MAX as u32) as u16;
+                    c.stack.push(Frame { kind: K_NESTED, ch: b'`', flags: F_LABELED, content: false, width: w, holder: w, op: 0 });
+                    out.push((c, Move::Example, open_width));
+                }
+                _ => out.push(text(None)),
             }
             return;
         }

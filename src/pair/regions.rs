@@ -69,7 +69,7 @@ pub struct Regions {
 enum Rb {
     Op(usize),
     Quote { unlabeled: bool },
-    Nested,
+    Nested { labeled: bool },
 }
 
 /// `indent_of(line)`: byte offset of the line's fence.
@@ -93,11 +93,15 @@ pub fn replay(plines: &[PLine], choices: &[(u32, Move, u32)], indent_of: impl Fn
         let indent = indent_of(pl.line);
         let compact = matches!(pl.kind, PKind::Heading { compact: true, .. });
         match mv {
-            Move::Text => {
-                if let (Some(Rb::Quote { unlabeled: true }), PKind::Heading { named, .. }) = (stack.last(), pl.kind) {
-                    if stack.len() == 1 {
+            Move::Text | Move::Example => {
+                // An operation inside an unlabeled code block was shown, not run (§quotation).
+                if let (Some(Rb::Quote { unlabeled: true }), PKind::Heading { named, .. }) = (stack.first(), pl.kind) {
+                    if stack[1..].iter().all(|b| matches!(b, Rb::Nested { labeled: false })) {
                         r.shown.push(Shown { line: pl.line, at: indent, named });
                     }
+                }
+                if mv == Move::Example && !compact {
+                    stack.push(Rb::Nested { labeled: true });
                 }
             }
             Move::Open | Move::Compact => {
@@ -118,7 +122,7 @@ pub fn replay(plines: &[PLine], choices: &[(u32, Move, u32)], indent_of: impl Fn
                     r.ops[i].end = End::Closer { line: pl.line, width: pl.width };
                 }
             }
-            Move::Nest => stack.push(Rb::Nested),
+            Move::Nest => stack.push(Rb::Nested { labeled: pl.kind != PKind::Bare }),
             Move::EndByHeading => {
                 while let Some(b) = stack.pop() {
                     if let Rb::Op(i) = b {
@@ -139,11 +143,6 @@ pub fn replay(plines: &[PLine], choices: &[(u32, Move, u32)], indent_of: impl Fn
                 let i = open_region(&mut r, pl, indent + own as usize, pl.width - own, mw, Form::Fenced, compact);
                 if !compact {
                     stack.push(Rb::Op(i));
-                }
-            }
-            Move::Example => {
-                if !compact {
-                    stack.push(Rb::Nested);
                 }
             }
             Move::NakedOpen => {
