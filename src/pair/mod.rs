@@ -39,9 +39,11 @@ pub enum PairEvent {
     LiteralExample,
     DiscardedCode,
     FenceAsText,
+    StrayFence,
+    QuoteRunOn,
 }
 
-const _: () = assert!(PAIR_EVENTS.len() == 9);
+const _: () = assert!(PAIR_EVENTS.len() == 11);
 
 /// What a fence line is, for pairing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,6 +117,8 @@ pub enum Move {
     Forgotten,
     /// A bare fence under a fence-carrying line: quotes nothing.
     Orphan,
+    /// A top-level bare fence read as a stray closer: one repair, quotes nothing.
+    Stray,
     /// An unfenced operation line outside every block.
     Unfenced,
 }
@@ -451,6 +455,7 @@ impl<'r> Pairer<'r> {
         // A quotation and whatever it holds run to the end of the input (§quotation).
         if cand.stack.bottom().map(|f| f.kind == K_QUOTE).unwrap_or(false) {
             cand.stack.len = 0;
+            self.add(&mut cand.cost, PairEvent::QuoteRunOn);
             return;
         }
         while cand.stack.len > 0 {
@@ -546,7 +551,8 @@ impl<'r> Pairer<'r> {
             }
             // A labeled fence or heading wider than the block holding it opens a nested
             // example; anything else is the quotation's content.
-            let wider = pl.width > top.width as u32;
+            // An unlabeled quotation holds no examples: a heading there is its content.
+            let wider = pl.width > top.width as u32 && (top.kind != K_QUOTE || top.flags & F_LABELED != 0);
             match pl.kind {
                 PKind::Aside | PKind::Label if wider && depth_ok => out.push(self.nest(cand, pl, true)),
                 PKind::Heading { compact: false, open_width, .. } if wider && depth_ok => {
@@ -762,6 +768,10 @@ impl<'r> Pairer<'r> {
                     let mut c = *cand;
                     c.stack.push(Frame { kind: K_QUOTE, ch: pl.ch, flags: 0, content: false, width: pl.width as u16, holder: 0, op: 0 });
                     out.push((c, Move::Quote, pl.width));
+                    // Or a stray closer, at one repair (§pairing-objective).
+                    let mut c = *cand;
+                    self.add(&mut c.cost, PairEvent::StrayFence);
+                    out.push((c, Move::Stray, 0));
                 }
             }
             PKind::Aside | PKind::Label => {

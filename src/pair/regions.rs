@@ -161,7 +161,7 @@ pub fn replay(plines: &[PLine], choices: &[(u32, Move, u32)], indent_of: impl Fn
                 let i = open_region(&mut r, pl, indent, pl.width, pl.width, Form::Forgotten(named), false);
                 stack.push(Rb::Op(i));
             }
-            Move::Orphan => r.orphans.push(pl.line),
+            Move::Orphan | Move::Stray => r.orphans.push(pl.line),
             Move::Unfenced => r.unfenced.push(pl.line),
         }
         if mv == Move::Quote && pl.kind == PKind::Label {

@@ -44,6 +44,8 @@ pub const PAIR_EVENTS: &[&str] = &[
     "literal-example",
     "discarded-code",
     "fence-as-text",
+    "stray-fence",
+    "quote-run-on",
 ];
 
 static BUILTIN: OnceLock<Rules> = OnceLock::new();
