@@ -41,9 +41,10 @@ pub enum PairEvent {
     FenceAsText,
     StrayFence,
     QuoteRunOn,
+    WithheldText,
 }
 
-const _: () = assert!(PAIR_EVENTS.len() == 11);
+const _: () = assert!(PAIR_EVENTS.len() == 12);
 
 /// What a fence line is, for pairing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -204,6 +205,8 @@ struct Cand {
     cost: Cost,
     hist: u32,
     runon: bool,
+    /// Native headings this reading does not run (§message-run-on compares them).
+    unrun: u16,
 }
 
 #[derive(Clone, Copy)]
@@ -236,7 +239,7 @@ pub struct Pairer<'r> {
 impl<'r> Pairer<'r> {
     pub fn new(rules: &'r Rules, facts: &'r [OpFacts]) -> Pairer<'r> {
         let p = &rules.tables.pairing;
-        let root = Cand { stack: Stack::new(), cost: [0; MAX_COUNTERS], hist: NO_NODE, runon: false };
+        let root = Cand { stack: Stack::new(), cost: [0; MAX_COUNTERS], hist: NO_NODE, runon: false, unrun: 0 };
         Pairer {
             rules,
             facts,
@@ -430,17 +433,18 @@ impl<'r> Pairer<'r> {
         }
         // §message-run-on: a run to the end never costs an operation; when the reading that
         // runs on hides more operations than the best repaired reading, the repaired one stands.
-        let hidden = self.rules.tables.pairing.counters.iter().position(|c| c == "hidden");
+        // (A repaired reading a complete one dominated at the same state was pruned; the plain
+        // complete reading stands in for it.)
         let chosen = match (best_c, best_c_plain, best_r) {
-            (Some((c, _)), plain, Some((r, _))) if c.runon => {
-                let h = |x: &Cand| hidden.map(|i| x.cost[i]).unwrap_or(0);
-                if h(&c) > h(&r) {
-                    match plain {
-                        Some((p, _)) => p,
-                        None => r,
-                    }
-                } else {
-                    c
+            (Some((c, _)), plain, r) if c.runon => {
+                let alt = plain.iter().map(|(p, _)| p.unrun).chain(r.iter().map(|(r, _)| r.unrun)).min();
+                match alt {
+                    Some(a) if c.unrun > a => match (plain, r) {
+                        (Some((p, _)), _) => p,
+                        (None, Some((r, _))) => r,
+                        (None, None) => c,
+                    },
+                    _ => c,
                 }
             }
             (Some((c, _)), _, _) => c,
@@ -701,6 +705,7 @@ impl<'r> Pairer<'r> {
                         PairEvent::HiddenOperation
                     };
                     self.add(&mut c.cost, ev);
+                    c.unrun += u16::from(!is_exec);
                     if !compact {
                         let holder = pl.width.min(u16::MAX as u32) as u16;
                         c.stack.push(Frame {
@@ -715,9 +720,14 @@ impl<'r> Pairer<'r> {
                     }
                     out.push((c, Move::Example, open_width));
                 }
-                // 4. An executor heading a message shows may be read as text (discarded code).
+                // 4. An executor heading a message shows may be read as text (discarded code);
+                // a heading its enclosure declared literal may be read as the body's text.
                 if prose_exec {
                     out.push(text(Some(PairEvent::DiscardedCode)));
+                } else if !compact && self.enclosed(&cand.stack, &op, pl.width) {
+                    let (mut c, m, w) = text(Some(PairEvent::WithheldText));
+                    c.unrun += u16::from(!is_exec);
+                    out.push((c, m, w));
                 }
             }
         }
@@ -731,6 +741,13 @@ impl<'r> Pairer<'r> {
         }
         let top = stack.top().unwrap();
         top.kind == K_NESTED && top.holder > 0 && width <= top.holder as u32
+    }
+
+    /// A heading its enclosure wrote as an example: narrower than the operation's block, or no
+    /// wider than the labeled block or example holding it.
+    fn enclosed(&self, stack: &Stack, op: &Frame, width: u32) -> bool {
+        let top = stack.top().unwrap();
+        width < op.width as u32 || (top.kind == K_NESTED && top.holder > 0 && width <= top.holder as u32)
     }
 
     fn nest(&self, cand: &Cand, pl: &PLine, labeled: bool) -> (Cand, Move, u32) {

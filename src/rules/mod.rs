@@ -46,6 +46,7 @@ pub const PAIR_EVENTS: &[&str] = &[
     "fence-as-text",
     "stray-fence",
     "quote-run-on",
+    "withheld-text",
 ];
 
 static BUILTIN: OnceLock<Rules> = OnceLock::new();
