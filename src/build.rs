@@ -29,6 +29,8 @@ pub struct Ctx<'a, 'c> {
 pub struct Out<'a> {
     pub items: Vec<Item<'a>>,
     pub tail: Option<UnparsedTail>,
+    /// Reading stopped at a refusal the tier cannot recover from.
+    pub aborted: bool,
 }
 
 impl<'a, 'c> Ctx<'a, 'c> {
@@ -134,6 +136,8 @@ struct Heading<'l> {
 enum Refusal {
     Error(ParseError),
     Tail(UnparsedTail),
+    /// A refusal after which the tier reads nothing more (a client heading in a protocol tier).
+    Abort(ParseError),
 }
 
 /// Builds every statement of one region; `false` when the input's boundary was lost.
@@ -153,6 +157,7 @@ pub fn build_region<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, out: &mut Out<'a>) -> b
     for (k, seg) in segs.iter().enumerate() {
         let last = k + 1 == count;
         let position = match r.form {
+            Form::Fenced if k == 0 => ctx.pos(line_no, r.pos_at),
             Form::Fenced => ctx.pos(line_no, seg.fence_at),
             Form::Naked(_) => Position { line: line_no + 1, column: 0 },
             Form::Forgotten(_) => ctx.pos(r.start_line, r.fence_at),
@@ -175,6 +180,11 @@ pub fn build_region<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, out: &mut Out<'a>) -> b
                 out.items.extend(items);
             }
             Err(Refusal::Error(e)) => out.items.push(Item::Error(e)),
+            Err(Refusal::Abort(e)) => {
+                out.items.push(Item::Error(e));
+                out.aborted = true;
+                return false;
+            }
             Err(Refusal::Tail(t)) => {
                 out.tail = Some(t);
                 return false;
@@ -229,7 +239,8 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
     // The client tier's heading in a protocol tier (§tier-entrypoints).
     if let Some(o) = op {
         if o.tier == Tier::Client && !client {
-            return Err(unexpected(ctx.text(DiagId::TokenClientHeader), ctx.text(DiagId::ExpectedFenceHeader), seg.fence_at));
+            let e = make(rules, DiagId::UnexpectedToken, ctx.pos(line_no, seg.fence_at), &[("found", &ctx.text(DiagId::TokenClientHeader)), ("expected", &ctx.text(DiagId::ExpectedFenceHeader))], wf());
+            return Err(Refusal::Abort(e));
         }
     }
 
@@ -362,6 +373,19 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
             }
             Tok::Dot { at, text } => dots.push((at, text)),
             Tok::Text { start } => {
+                // §heading-slot-order: a sigil matcher quoted in single backticks is that
+                // matcher; any other backtick-quoted text is refused.
+                let start = if line.as_bytes()[start] == b'`' {
+                    match quoted_matcher(&line[start..seg.end]) {
+                        Some(e) => {
+                            h.text = Some((start + 1, start + e));
+                            continue;
+                        }
+                        None => return Err(Refusal::Error(make(rules, DiagId::UnrecognizedChar, ctx.pos(line_no, start), &[("char", "`")], wf()))),
+                    }
+                } else {
+                    start
+                };
                 if operands == Operands::Two && h.sels.len() < 2 {
                     return Err(unexpected(ctx.text(DiagId::TokenHeadingEol), ctx.text(DiagId::ExpectedPathOpen), start));
                 }
@@ -411,6 +435,16 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
     out.extend(built.into_iter().map(Item::Statement));
     out.extend(notes.into_iter().map(Item::Error));
     Ok(())
+}
+
+/// `` `^def test_` ``: a sigil matcher quoted in single backticks, alone or before an aside;
+/// the index of its closing backtick.
+fn quoted_matcher(t: &str) -> Option<usize> {
+    let inner = t.strip_prefix('`')?;
+    let close = inner.find('`')? + 1;
+    let rest = t[close + 1..].trim_start();
+    let sigil = starts_with_sigil(&t[1..close]);
+    (sigil && close > 1 && (rest.is_empty() || rest.starts_with("<!--"))).then_some(close)
 }
 
 /// One `· text` piece of the log's notation: a dropped charge, a note read as the aside, or a

@@ -147,15 +147,31 @@ fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry
         classes.push(cls.classify(text_of(i)));
     }
     let mut plines: Vec<PLine> = Vec::new();
+    let mut inline_unknown: Vec<u32> = Vec::new();
     for (i, c) in classes.iter().enumerate() {
         let line = i as u32;
         match *c {
             Class::Text => {}
             Class::Fence(f) => {
+                if f.inline {
+                    inline_unknown.push(line);
+                    continue;
+                }
+                if let Info::Chain(named) = f.info {
+                    // A closer, then the next opener on the same line (§inline-chain).
+                    plines.push(PLine { line, at: f.indent as usize, ch: f.ch, width: f.width, kind: PKind::Bare, forgotten: None, orphan: false });
+                    let segs = heading::segments(&cls, text_of(i), f.info_at, f.chain_width);
+                    let last = segs.last();
+                    let compact = last.map(|s| s.closed).unwrap_or(false);
+                    let open_width = last.map(|s| s.width).unwrap_or(f.chain_width);
+                    plines.push(PLine { line, at: f.info_at, ch: b'`', width: f.chain_width, kind: PKind::Heading { named, compact, open_width }, forgotten: None, orphan: false });
+                    continue;
+                }
                 let kind = match f.info {
                     Info::Bare => PKind::Bare,
                     Info::Aside => PKind::Aside,
                     Info::Label => PKind::Label,
+                    Info::Chain(_) => unreachable!("handled above"),
                     Info::Heading(named) => {
                         let segs = heading::segments(&cls, text_of(i), f.indent as usize, f.width);
                         let last = segs.last();
@@ -174,14 +190,14 @@ fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry
                         orphan = true;
                     }
                 }
-                plines.push(PLine { line, ch: f.ch, width: f.width, kind, forgotten, orphan });
+                plines.push(PLine { line, at: f.indent as usize, ch: f.ch, width: f.width, kind, forgotten, orphan });
             }
             Class::Naked(op) => {
                 let plain = text_of(i).trim_end() == rules.op(op).name;
-                plines.push(PLine { line, ch: b'`', width: 0, kind: PKind::Naked { op, plain }, forgotten: None, orphan: false });
+                plines.push(PLine { line, at: 0, ch: b'`', width: 0, kind: PKind::Naked { op, plain }, forgotten: None, orphan: false });
             }
             Class::Unfenced(_) => {
-                plines.push(PLine { line, ch: 0, width: 0, kind: PKind::Unfenced, forgotten: None, orphan: false });
+                plines.push(PLine { line, at: 0, ch: 0, width: 0, kind: PKind::Unfenced, forgotten: None, orphan: false });
             }
         }
     }
@@ -192,10 +208,6 @@ fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry
         .map(|o| OpFacts { prose: o.prose_body, yields: o.yields_to_native, literal: o.literal_headings, body_repair: o.body_is_repair })
         .collect();
     let choices = pair::pair(rules, &facts, &plines);
-    let fence_at = |l: u32| match classes[l as usize] {
-        Class::Fence(f) => f.indent as usize,
-        _ => 0,
-    };
     // A tag of digits alone names no language: its block is unlabeled for the shown-not-run
     // advisory (§quotation).
     let digits_label = |l: u32| {
@@ -203,7 +215,7 @@ fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry
         let t = t.trim_start_matches(['`', '~']).trim();
         !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())
     };
-    let regions = pair::regions::replay(&plines, &choices, fence_at, digits_label);
+    let regions = pair::regions::replay(&plines, &choices, digits_label);
 
     let ctx = build::Ctx { input, lines: &lines, rules, cls: &cls, entry };
     let mut out = build::Out::default();
@@ -214,6 +226,14 @@ fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry
         if !keep_going {
             break;
         }
+    }
+    if out.aborted {
+        let mut items = out.items;
+        items.retain(|i| !matches!(i, Item::Text(_)));
+        items.sort_by_key(item_position);
+        return ParseResult { items, unparsed_tail: None };
+    }
+    {
     }
     for s in &regions.shown {
         let name = match s.named {
@@ -243,6 +263,17 @@ fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry
                 let end = cls.name_end(t.as_bytes(), f.info_at);
                 out.items.push(Item::Error(diagnose::make(rules, DiagId::NotAnOperation, ctx.pos(l, f.indent as usize), &[("name", &t[f.info_at..end])], None)));
             }
+        }
+    }
+    // An unknown tag with slots written as inline code is named where it stands outside every
+    // operation (§interstitial-fence).
+    for &l in &inline_unknown {
+        let ln = lines[l as usize];
+        let inside = regions.ops.iter().zip(covered.iter()).any(|(_, &(s, e))| s <= ln.start && ln.start < e);
+        if let (false, Class::Fence(f)) = (inside, classes[l as usize]) {
+            let t = text_of(l as usize);
+            let end = cls.name_end(t.as_bytes(), f.info_at);
+            out.items.push(Item::Error(diagnose::make(rules, DiagId::NotAnOperation, ctx.pos(l, f.indent as usize), &[("name", &t[f.info_at..end])], None)));
         }
     }
     if entry == Entry::Parse {

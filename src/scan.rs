@@ -98,6 +98,9 @@ pub enum Info {
     Label,
     /// A backtick fence naming a native operation or a known executor (§operation-fences).
     Heading(Named),
+    /// A bare closer followed on its line by the next opener (§inline-chain): `info_at` is the
+    /// opener's fence, `chain_width` its width.
+    Chain(Named),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,6 +114,11 @@ pub struct Fence {
     pub info_at: usize,
     /// The tag is followed by an invocation slot (`(`), for §interstitial-fence.
     pub slotted: bool,
+    /// The chained opener's width (`Info::Chain`).
+    pub chain_width: u32,
+    /// An unknown tag with slots on one line with its own closer (`````BUFF (p)`````): inline
+    /// code that quotes nothing but is still named (§interstitial-fence).
+    pub inline: bool,
 }
 
 /// One line's class.
@@ -217,7 +225,7 @@ impl<'r> Classifier<'r> {
         }
         let rest = &text[j..];
         let trimmed = rest.trim_matches(|c| c == ' ' || c == '\t');
-        let mut f = Fence { ch, width, indent: indent as u32, info: Info::Label, info_at: j, slotted: false };
+        let mut f = Fence { ch, width, indent: indent as u32, info: Info::Label, info_at: j, slotted: false, chain_width: 0, inline: false };
         if trimmed.is_empty() {
             f.info = Info::Bare;
             return Some(f);
@@ -245,16 +253,38 @@ impl<'r> Classifier<'r> {
                 }
             }
         }
-        // A backtick opener whose info carries a backtick is inline code (CommonMark §4.5).
-        if ch == b'`' && memchr::memchr(b'`', rest.as_bytes()).is_some() {
-            return None;
-        }
         let end = self.name_end(b, j);
         let mut k = end;
         while k < b.len() && (b[k] == b' ' || b[k] == b'\t') {
             k += 1;
         }
         f.slotted = end > j && k < b.len() && b[k] == b'(';
+        // A backtick opener whose info carries a backtick is inline code (CommonMark §4.5) —
+        // unless it is a closer chained to the next opener (§inline-chain).
+        if ch == b'`' && memchr::memchr(b'`', rest.as_bytes()).is_some() {
+            let mut s0 = j;
+            while s0 < b.len() && (b[s0] == b' ' || b[s0] == b'\t') {
+                s0 += 1;
+            }
+            let mut e0 = s0;
+            while e0 < b.len() && b[e0] == b'`' {
+                e0 += 1;
+            }
+            if s0 > j && (e0 - s0) as u32 >= self.rules.fence_min() {
+                let ne = self.name_end(b, e0);
+                if let Some(named) = (ne > e0).then(|| self.resolve(&text[e0..ne])).flatten() {
+                    f.info = Info::Chain(named);
+                    f.info_at = s0;
+                    f.chain_width = (e0 - s0) as u32;
+                    return Some(f);
+                }
+            }
+            if f.slotted {
+                f.inline = true;
+                return Some(f);
+            }
+            return None;
+        }
         Some(f)
     }
 

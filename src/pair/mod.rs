@@ -68,6 +68,8 @@ pub enum PKind {
 #[derive(Debug, Clone, Copy)]
 pub struct PLine {
     pub line: u32,
+    /// Byte offset of the fence in its line.
+    pub at: usize,
     pub ch: u8,
     pub width: u32,
     pub kind: PKind,

@@ -38,6 +38,9 @@ pub struct OpRegion {
     pub head_line: u32,
     /// Byte offset of the statement's fence in the heading line.
     pub fence_at: usize,
+    /// Byte offset the first statement's position names: the fence, or the line's first
+    /// backtick when a closer is glued before it.
+    pub pos_at: usize,
     /// Width of the first statement's fence.
     pub width: u32,
     /// Width of the line's last, unclosed opener (the block's own width).
@@ -72,8 +75,7 @@ enum Rb {
     Nested { labeled: bool },
 }
 
-/// `indent_of(line)`: byte offset of the line's fence.
-pub fn replay(plines: &[PLine], choices: &[(u32, Move, u32)], indent_of: impl Fn(u32) -> usize, unlabeled_label: impl Fn(u32) -> bool) -> Regions {
+pub fn replay(plines: &[PLine], choices: &[(u32, Move, u32)], unlabeled_label: impl Fn(u32) -> bool) -> Regions {
     let mut r = Regions::default();
     let mut stack: Vec<Rb> = Vec::new();
     debug_assert_eq!(plines.len(), choices.len());
@@ -82,6 +84,7 @@ pub fn replay(plines: &[PLine], choices: &[(u32, Move, u32)], indent_of: impl Fn
             start_line: pl.line,
             head_line: if matches!(form, Form::Forgotten(_)) { pl.line + 1 } else { pl.line },
             fence_at,
+            pos_at: fence_at,
             width,
             open_width,
             form,
@@ -90,7 +93,7 @@ pub fn replay(plines: &[PLine], choices: &[(u32, Move, u32)], indent_of: impl Fn
         r.ops.len() - 1
     };
     for (pl, &(_, mv, mw)) in plines.iter().zip(choices) {
-        let indent = indent_of(pl.line);
+        let indent = pl.at;
         let compact = matches!(pl.kind, PKind::Heading { compact: true, .. });
         match mv {
             Move::Text | Move::Example => {
@@ -141,6 +144,7 @@ pub fn replay(plines: &[PLine], choices: &[(u32, Move, u32)], indent_of: impl Fn
                     r.ops[i].end = End::Closer { line: pl.line, width: own };
                 }
                 let i = open_region(&mut r, pl, indent + own as usize, pl.width - own, mw, Form::Fenced, compact);
+                r.ops[i].pos_at = indent;
                 if !compact {
                     stack.push(Rb::Op(i));
                 }
