@@ -769,9 +769,18 @@ fn operation(ctx: &Ctx<'_, '_>, r: &OpRegion, o: &Operation, named: Named, name:
     let mut built = Vec::new();
     let mut seconds: Option<f64> = None;
     for (k, (sel, (meta, pat))) in sels.iter().enumerate() {
-        let target = read_target(ctx, h, sel, position)?;
+        let mut target = read_target(ctx, h, sel, position)?;
         let lm = if scope_dropped { None } else { read_scope(ctx, h, sel, o.scope, name, named, notes).map_err(Refusal::Error)? };
         let mut m = pat.clone().or_else(|| text_matcher.clone());
+        // §naked-pattern: `#name` alone after a target that names no channel is its channel.
+        if pat.is_none() && o.inline_text == InlineText::Matcher {
+            if let (Some(t), Some(tok)) = (&target, text_matcher.as_deref().and_then(target::channel_token)) {
+                if let Some(with) = target::with_channel(t, tok) {
+                    target = Some(with);
+                    m = None;
+                }
+            }
+        }
         let mut body_val = Body::Null;
         let is_log = target.as_ref().and_then(|t| t.scheme()) == Some("log");
         match o.body {

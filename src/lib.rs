@@ -76,13 +76,13 @@ pub fn parse_client<'a>(input: &'a str, options: &ParseOptions) -> ParseResult<'
     run(input, options, Entry::Client)
 }
 
-/// `parsePath`: one target decomposed (§path-syntax), or the refusal's message.
-pub fn parse_path(raw: &str) -> Result<Target, String> {
-    let rules = Rules::builtin();
+/// `parsePath`: one target decomposed (§path-syntax) — `None` for an empty path — or the
+/// refusal's message.
+pub fn parse_path(raw: &str) -> Result<Option<Target>, String> {
     if raw.is_empty() {
-        return Err(rules.text(DiagId::InvalidUri, &[]));
+        return Ok(None);
     }
-    target::parse(raw).map_err(|_| rules.text(DiagId::InvalidUri, &[]))
+    target::parse(raw).map(Some).map_err(|_| Rules::builtin().text(DiagId::InvalidUri, &[]))
 }
 
 /// Any entry, by tier.
@@ -104,21 +104,25 @@ pub fn run<'a>(input: &'a str, options: &ParseOptions, entry: Entry) -> ParseRes
             }
         }
         if let Some(receipt) = reading.receipt {
-            let lines = scan::lines(input);
-            let l = lines.get(receipt.line as usize).copied().unwrap_or(scan::Line { start: 0, end: 0, next: 0 });
-            let t = &input[l.start..l.end];
-            let at = Position { line: receipt.line + 1, column: scan::columns(&t[..receipt.at.min(t.len())]) };
-            let d = rules.diag(DiagId::NotAnOperation);
-            result.items.push(Item::Error(ParseError {
-                line: at.line,
-                column: at.column,
-                source: d.source,
-                severity: Severity::Warning,
-                message: receipt.message,
-                recovery: None,
-                operation_omitted: true,
-            }));
-            result.items.sort_by_key(item_position);
+            push_receipt(input, rules, &mut result, receipt);
+        }
+    } else if entry == Entry::Parse {
+        // §native-tool-call-receipt: the first native block left in outside text beside real
+        // operations still draws its receipt; the emission is never rewritten.
+        let base = input.as_ptr() as usize;
+        let spans: Vec<(usize, usize)> = result
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Text(TextItem { content: std::borrow::Cow::Borrowed(c), .. }) => {
+                    let at = (c.as_ptr() as usize).checked_sub(base)?;
+                    (at + c.len() <= input.len()).then_some((at, at + c.len()))
+                }
+                _ => None,
+            })
+            .collect();
+        if let Some(receipt) = native::receipt_in(input, &spans, rules, &registry) {
+            push_receipt(input, rules, &mut result, receipt);
         }
     }
     if entry == Entry::Parse && result.unparsed_tail.is_none() && !has_statement(&result) {
@@ -136,11 +140,18 @@ pub fn run<'a>(input: &'a str, options: &ParseOptions, entry: Entry) -> ParseRes
 }
 
 /// One pass of the pipeline over `input` (no native reading, no turn-shape diagnostic).
-fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry) -> ParseResult<'a> {
-    let cls = Classifier::new(rules, registry);
+/// Every line classified, and the fence lines handed to the pairing search (§pairing-algorithm).
+struct Scanned {
+    lines: Vec<scan::Line>,
+    classes: Vec<Class>,
+    plines: Vec<PLine>,
+    /// Unknown tags with slots written as inline code (§interstitial-fence).
+    inline_unknown: Vec<u32>,
+}
+
+fn scan_input(input: &str, rules: &Rules, cls: &Classifier) -> Scanned {
     let lines = scan::lines(input);
     let text_of = |i: usize| &input[lines[i].start..lines[i].end];
-
     // Classify every line; only fence-ish lines reach the pairing search.
     let mut classes: Vec<Class> = Vec::with_capacity(lines.len());
     for i in 0..lines.len() {
@@ -201,12 +212,35 @@ fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry
             }
         }
     }
-    let facts: Vec<OpFacts> = rules
+    Scanned { lines, classes, plines, inline_unknown }
+}
+
+fn op_facts(rules: &Rules) -> Vec<OpFacts> {
+    rules
         .tables
         .operations
         .iter()
         .map(|o| OpFacts { prose: o.prose_body, yields: o.yields_to_native, literal: o.literal_headings, body_repair: o.body_is_repair })
-        .collect();
+        .collect()
+}
+
+/// What the pairing search held at its widest on `input` (its bounds, observed).
+pub fn pairing_stats(input: &str, options: &ParseOptions) -> pair::Stats {
+    let rules: &Rules = match &options.rules {
+        Some(r) => r,
+        None => Rules::builtin(),
+    };
+    let registry = Registry::new(rules, options.executors.as_deref());
+    let cls = Classifier::new(rules, &registry);
+    let scanned = scan_input(input, rules, &cls);
+    pair::pair_with_stats(rules, &op_facts(rules), &scanned.plines).1
+}
+
+fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry) -> ParseResult<'a> {
+    let cls = Classifier::new(rules, registry);
+    let Scanned { lines, classes, plines, inline_unknown } = scan_input(input, rules, &cls);
+    let text_of = |i: usize| &input[lines[i].start..lines[i].end];
+    let facts = op_facts(rules);
     let choices = pair::pair(rules, &facts, &plines);
     // A tag of digits alone names no language: its block is unlabeled for the shown-not-run
     // advisory (§quotation).
@@ -286,6 +320,25 @@ fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry
         items.retain(|i| item_position(i) < t.from);
     }
     ParseResult { items, unparsed_tail: out.tail }
+}
+
+/// Adds a native receipt (§native-tool-call-receipt) as a warning item.
+fn push_receipt(input: &str, rules: &Rules, result: &mut ParseResult<'_>, receipt: native::Receipt) {
+    let lines = scan::lines(input);
+    let l = lines.get(receipt.line as usize).copied().unwrap_or(scan::Line { start: 0, end: 0, next: 0 });
+    let t = &input[l.start..l.end];
+    let at = Position { line: receipt.line + 1, column: scan::columns(&t[..receipt.at.min(t.len())]) };
+    let d = rules.diag(DiagId::NotAnOperation);
+    result.items.push(Item::Error(ParseError {
+        line: at.line,
+        column: at.column,
+        source: d.source,
+        severity: Severity::Warning,
+        message: receipt.message,
+        recovery: None,
+        operation_omitted: true,
+    }));
+    result.items.sort_by_key(item_position);
 }
 
 fn item_position(i: &Item) -> Position {

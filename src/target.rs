@@ -80,33 +80,80 @@ fn local(raw: &str) -> Target {
 }
 
 fn parse_url(raw: &str, scheme_end: usize) -> Result<UrlTarget, InvalidUri> {
-    let parsed = url::Url::parse(raw).map_err(|_| InvalidUri)?;
-    let scheme = raw[..scheme_end].to_ascii_lowercase();
-    let special = SPECIAL.contains(&scheme.as_str());
-    let rest = &raw[scheme_end + 3..];
-    // Components are located on the authored text so their spelling survives (§path-query).
-    let (before_frag, fragment) = match rest.find('#') {
-        Some(i) => (&rest[..i], Some(rest[i + 1..].to_string())),
-        None => (rest, None),
-    };
-    let (before_query, query) = match before_frag.find('?') {
-        Some(i) => (&before_frag[..i], Some(before_frag[i + 1..].to_string())),
-        None => (before_frag, None),
-    };
-    let auth_end = before_query.find('/').unwrap_or(before_query.len());
-    let path = &before_query[auth_end..];
+    // WHATWG `URL` validates and serializes every component. Braces are glob syntax in a path
+    // (`log:///1/*/{NEXT,READ}`), which WHATWG would percent-encode as `%7B`/`%7D` and so make
+    // indistinguishable from an authored `%7B`: they cross the parser as tokens that no raw text
+    // contains and come back as written.
+    let (open, close) = brace_tokens(raw);
+    let special = SPECIAL.contains(&raw[..scheme_end].to_ascii_lowercase().as_str());
+    let after = scheme_end + 3;
+    let authority_end = raw[after..]
+        .find(|c: char| c == '/' || c == '?' || c == '#' || (special && c == '\\'))
+        .map_or(raw.len(), |i| after + i);
+    let mut input = String::with_capacity(raw.len() + 16);
+    input.push_str(&raw[..authority_end]);
+    for c in raw[authority_end..].chars() {
+        match c {
+            '{' => input.push_str(&open),
+            '}' => input.push_str(&close),
+            _ => input.push(c),
+        }
+    }
+    let parsed = url::Url::parse(&input).map_err(|_| InvalidUri)?;
+    let restore = |s: &str| s.replace(&open, "{").replace(&close, "}");
     let username = match parsed.username() {
         "" => None,
         u => Some(u.to_string()),
     };
-    let password = parsed.password().map(|p| p.to_string());
     let hostname = match parsed.host_str() {
         Some("") | None => None,
         Some(h) => Some(h.to_string()),
     };
-    let port = parsed.port().map(|p| p as u32);
-    let pathname = if path.is_empty() && special { "/".to_string() } else { path.to_string() };
-    Ok(UrlTarget { raw: raw.to_string(), scheme, username, password, hostname, port, pathname, query, fragment })
+    Ok(UrlTarget {
+        raw: raw.to_string(),
+        scheme: parsed.scheme().to_string(),
+        username,
+        password: parsed.password().map(str::to_string),
+        hostname,
+        port: parsed.port().map(u32::from),
+        // Special schemes serialize an empty path as `/`; others keep `""` (WHATWG).
+        pathname: restore(parsed.path()),
+        query: parsed.query().map(restore),
+        fragment: parsed.fragment().map(restore),
+    })
+}
+
+/// Two stand-ins for `{` and `}` that `raw` does not contain and WHATWG passes through unchanged
+/// in a path, query or fragment (`%` before a non-hex digit stays as written).
+fn brace_tokens(raw: &str) -> (String, String) {
+    let mut k = 0u32;
+    loop {
+        let open = format!("%Z{k}oZ");
+        let close = format!("%Z{k}cZ");
+        if !raw.contains(&open) && !raw.contains(&close) {
+            return (open, close);
+        }
+        k += 1;
+    }
+}
+
+/// §naked-pattern ("Not a matcher"): heading text that is `#` and one channel token and nothing
+/// else — `(page.html) #readable` — is the target's channel; returns the token.
+pub fn channel_token(text: &str) -> Option<&str> {
+    let token = text.trim().strip_prefix('#')?;
+    let ok = !token.is_empty() && token.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'));
+    ok.then_some(token)
+}
+
+/// The target with `channel` as its fragment, exactly as if written on the path
+/// (§local-path-fragment): a URL's `raw` gains `#channel`, a local path's `raw` stays the path
+/// alone. `None` when the target already names a channel (the token then stays the pattern).
+pub fn with_channel(target: &Target, channel: &str) -> Option<Target> {
+    match target {
+        Target::Local { raw, fragment: None } => Some(Target::Local { raw: raw.clone(), fragment: Some(channel.to_string()) }),
+        Target::Url(u) if u.fragment.is_none() => parse(&format!("{}#{channel}", u.raw)).ok(),
+        _ => None,
+    }
 }
 
 /// §safe-uri-target-groups: several explicit `scheme://` URIs in one slot, separated by
@@ -126,7 +173,7 @@ pub fn split_uri_group(raw: &str) -> Option<Vec<String>> {
                 depth -= 1;
                 cur.push(c);
             }
-            ',' | ' ' | '\t' if depth <= 0 => {
+            c if depth <= 0 && (c == ',' || c.is_whitespace()) => {
                 if !cur.is_empty() {
                     parts.push(std::mem::take(&mut cur));
                 }
@@ -143,20 +190,30 @@ pub fn split_uri_group(raw: &str) -> Option<Vec<String>> {
     Some(parts)
 }
 
-/// Whether a path carries glob syntax: `*`, `?`, a character class, braces, an extglob or an
-/// escape (§path-glob).
+/// Whether a path carries glob syntax: `*`, `?`, a character class, a brace expansion, an
+/// extglob or an escape (§path-glob).
 pub fn has_glob(path: &str) -> bool {
     glob_magic_index(path).is_some()
 }
 
-/// The first glob metacharacter's byte index (§path-glob).
+/// The first glob metacharacter's byte index (§path-glob): `*` and `?` always; `[` when a `]`
+/// closes the class; `{` when a `}` closes a list (`,`) or a range (`..`); `@(`, `!(`, `+(` when
+/// a `)` closes the extglob; `\` when it escapes a character. Used only to choose a conservative
+/// literal prefix, so a construct that does not close is literal text.
 pub fn glob_magic_index(path: &str) -> Option<usize> {
     let b = path.as_bytes();
     for (i, &c) in b.iter().enumerate() {
-        match c {
-            b'*' | b'?' | b'[' | b'{' | b'\\' => return Some(i),
-            b'@' | b'!' | b'+' if b.get(i + 1) == Some(&b'(') => return Some(i),
-            _ => {}
+        let rest = &path[i + 1..];
+        let magic = match c {
+            b'*' | b'?' => true,
+            b'[' => rest.get(1..).is_some_and(|r| r.contains(']')),
+            b'{' => rest.find('}').is_some_and(|e| rest[..e].contains(',') || rest[..e].contains("..")),
+            b'@' | b'!' | b'+' => b.get(i + 1) == Some(&b'(') && rest.contains(')'),
+            b'\\' => i + 1 < b.len(),
+            _ => false,
+        };
+        if magic {
+            return Some(i);
         }
     }
     None
@@ -195,5 +252,32 @@ mod tests {
         assert!(has_glob("src/**/*.ts"));
         assert!(has_glob("a/@(x|y)"));
         assert!(!has_glob("src/a.ts"));
+        assert_eq!(glob_magic_index("log/[1-4]/x"), Some(4));
+        assert_eq!(glob_magic_index("a/{NEXT,READ}"), Some(2));
+        assert_eq!(glob_magic_index("config/a{b}.txt"), None);
+        assert_eq!(glob_magic_index("notes[draft"), None);
+        assert_eq!(glob_magic_index("a\\*b"), Some(1));
+    }
+
+    #[test]
+    fn path_syntax_braces_keep_their_spelling() {
+        let Target::Url(u) = parse("https://host/{path}?x=/{a,b}#/{c,d}").unwrap() else { panic!() };
+        assert_eq!((u.pathname.as_str(), u.query.as_deref(), u.fragment.as_deref()), ("/{path}", Some("x=/{a,b}"), Some("/{c,d}")));
+        let Target::Url(u) = parse("log:///1/%7BPLAN,READ%7D").unwrap() else { panic!() };
+        assert_eq!(u.pathname, "/1/%7BPLAN,READ%7D");
+        let Target::Url(u) = parse("worker:///a local.md").unwrap() else { panic!() };
+        assert_eq!(u.pathname, "/a%20local.md");
+    }
+
+    #[test]
+    fn naked_pattern_channel_token() {
+        assert_eq!(channel_token("#readable"), Some("readable"));
+        assert_eq!(channel_token("#two words"), None);
+        assert_eq!(channel_token("#TODO*"), None);
+        let t = with_channel(&parse("page.html").unwrap(), "readable").unwrap();
+        assert_eq!(t, Target::Local { raw: "page.html".into(), fragment: Some("readable".into()) });
+        let Some(Target::Url(u)) = with_channel(&parse("worker:///a.html").unwrap(), "readable") else { panic!() };
+        assert_eq!((u.raw.as_str(), u.fragment.as_deref()), ("worker:///a.html#readable", Some("readable")));
+        assert_eq!(with_channel(&parse("a.html#x").unwrap(), "readable"), None);
     }
 }

@@ -24,9 +24,11 @@ use crate::scan::Named;
 /// Most pairing counters a rule set may declare.
 pub const MAX_COUNTERS: usize = 8;
 /// Hard ceiling on `max_depth` (the stack is an inline array).
-pub const DEPTH_CAP: usize = 32;
+pub const DEPTH_CAP: usize = 16;
 /// History nodes kept before the best reading is committed early.
 pub const HISTORY_CAP: usize = 1 << 20;
+/// History size at which the common prefix of the live readings is first committed.
+const GC_FLOOR: usize = 4096;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PairEvent {
@@ -146,10 +148,9 @@ struct Frame {
     flags: u8,
     content: bool,
     width: u16,
-    /// Width of the innermost labeled or example block holding this one (itself included).
+    /// Width of the innermost labeled or example block holding this one (itself included);
+    /// for an operation's block, the operation (a naked block closes on its own name).
     holder: u16,
-    /// The operation (naked blocks close on their own name).
-    op: u8,
 }
 
 #[derive(Clone, Copy)]
@@ -200,11 +201,14 @@ impl Stack {
 }
 
 type Cost = [u16; MAX_COUNTERS];
+type Key = [u32; MAX_COUNTERS + 2];
 
 #[derive(Clone, Copy)]
 struct Cand {
     stack: Stack,
     cost: Cost,
+    /// `cost` under its list's order, computed once.
+    key: Key,
     hist: u32,
     runon: bool,
     /// Native headings this reading does not run (§message-run-on compares them).
@@ -221,6 +225,17 @@ struct Node {
 
 const NO_NODE: u32 = u32::MAX;
 
+/// What the search held at its widest: checked against its bounds by the tests.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Complete plus repaired readings alive after a fence line (at most 2 × `max_candidates`).
+    pub max_readings: usize,
+    /// Deepest block stack (at most `max_depth`).
+    pub max_depth: usize,
+    /// Most uncommitted history nodes (at most `HISTORY_CAP` plus one line's successors).
+    pub max_history: usize,
+}
+
 /// The chosen move at each fence line, in line order: `(line, move, width)`, where `width` is
 /// the opener width the move uses (a glued closer's heading width, for instance).
 pub type Choices = Vec<(u32, Move, u32)>;
@@ -236,12 +251,20 @@ pub struct Pairer<'r> {
     complete: Vec<Cand>,
     repaired: Vec<Cand>,
     prev_line: u32,
+    /// The most readings and the deepest stack the search held (the bounds, observed).
+    pub stats: Stats,
+    /// History size that triggers the next collection.
+    gc_at: usize,
+    /// Scratch buffers reused across fence lines.
+    next_c: Vec<Cand>,
+    next_r: Vec<Cand>,
+    succ: Vec<(Cand, Move, u32)>,
 }
 
 impl<'r> Pairer<'r> {
     pub fn new(rules: &'r Rules, facts: &'r [OpFacts]) -> Pairer<'r> {
         let p = &rules.tables.pairing;
-        let root = Cand { stack: Stack::new(), cost: [0; MAX_COUNTERS], hist: NO_NODE, runon: false, unrun: 0 };
+        let root = Cand { stack: Stack::new(), cost: [0; MAX_COUNTERS], key: [0; MAX_COUNTERS + 2], hist: NO_NODE, runon: false, unrun: 0 };
         Pairer {
             rules,
             facts,
@@ -253,6 +276,11 @@ impl<'r> Pairer<'r> {
             complete: vec![root],
             repaired: Vec::new(),
             prev_line: u32::MAX,
+            next_c: Vec::new(),
+            next_r: Vec::new(),
+            succ: Vec::with_capacity(8),
+            stats: Stats::default(),
+            gc_at: GC_FLOOR,
         }
     }
 
@@ -296,9 +324,11 @@ impl<'r> Pairer<'r> {
         }
         self.prev_line = pl.line;
 
-        let mut next_c: Vec<Cand> = Vec::with_capacity(self.complete.len() + 2);
-        let mut next_r: Vec<Cand> = Vec::with_capacity(self.repaired.len() + 2);
-        let mut succ: Vec<(Cand, Move, u32)> = Vec::with_capacity(6);
+        let mut next_c = std::mem::take(&mut self.next_c);
+        let mut next_r = std::mem::take(&mut self.next_r);
+        let mut succ = std::mem::take(&mut self.succ);
+        next_c.clear();
+        next_r.clear();
         let olds_c = std::mem::take(&mut self.complete);
         let olds_r = std::mem::take(&mut self.repaired);
         for (is_c, list) in [(true, &olds_c), (false, &olds_r)] {
@@ -310,25 +340,31 @@ impl<'r> Pairer<'r> {
                     self.nodes.push(Node { parent: cand.hist, line: pl.line, mv, width });
                     nc.hist = id;
                     let complete = is_c && self.is_complete(&nc.cost);
-                    let target = if complete { &mut next_c } else { &mut next_r };
-                    Self::merge(self.key_fn(complete), target, nc);
+                    nc.key = self.key(&nc.cost, complete);
+                    Self::merge(if complete { &mut next_c } else { &mut next_r }, nc);
                 }
             }
         }
+        // The old lists become next line's scratch.
+        self.next_c = olds_c;
+        self.next_r = olds_r;
+        self.succ = succ;
         self.complete = next_c;
         self.repaired = next_r;
         self.prune();
+        self.stats.max_readings = self.stats.max_readings.max(self.complete.len() + self.repaired.len());
+        for c in self.complete.iter().chain(self.repaired.iter()) {
+            self.stats.max_depth = self.stats.max_depth.max(c.stack.len as usize);
+        }
+        self.stats.max_history = self.stats.max_history.max(self.nodes.len());
         self.maybe_commit();
     }
 
-    fn key_fn(&self, complete: bool) -> impl Fn(&Cost) -> [u32; MAX_COUNTERS + 2] + '_ {
-        move |c| self.key(c, complete)
-    }
-
-    fn merge(key: impl Fn(&Cost) -> [u32; MAX_COUNTERS + 2], list: &mut Vec<Cand>, nc: Cand) {
+    /// Keeps one reading per block stack: the cheaper, or on a tie the one met first.
+    fn merge(list: &mut Vec<Cand>, nc: Cand) {
         for existing in list.iter_mut() {
             if existing.stack == nc.stack {
-                if key(&nc.cost) < key(&existing.cost) {
+                if nc.key < existing.key {
                     *existing = nc;
                 }
                 return;
@@ -344,8 +380,7 @@ impl<'r> Pairer<'r> {
             if list.len() <= cap {
                 continue;
             }
-            let mut ranked: Vec<(usize, [u32; MAX_COUNTERS + 2])> =
-                list.iter().enumerate().map(|(i, c)| (i, self.key(&c.cost, complete))).collect();
+            let mut ranked: Vec<(usize, Key)> = list.iter().enumerate().map(|(i, c)| (i, c.key)).collect();
             ranked.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
             let mut keep: Vec<usize> = ranked.into_iter().take(cap).map(|(i, _)| i).collect();
             keep.sort();
@@ -370,7 +405,12 @@ impl<'r> Pairer<'r> {
             } else {
                 self.repaired[0].hist = NO_NODE;
             }
-        } else if self.nodes.len() > HISTORY_CAP {
+        } else if self.nodes.len() > self.gc_at {
+            // Commit what every live reading agrees on and keep only their divergent tails.
+            self.collect();
+            self.gc_at = (2 * self.nodes.len()).max(GC_FLOOR);
+        }
+        if self.nodes.len() > HISTORY_CAP {
             // Pathological ambiguity: keep the best reading and commit it.
             let best = if !self.complete.is_empty() {
                 let k = |c: &Cand| self.key(&c.cost, true);
@@ -393,6 +433,74 @@ impl<'r> Pairer<'r> {
         }
     }
 
+    /// Commits the history up to the live readings' last common choice and compacts the rest.
+    /// Parents always precede children in `nodes`, so the common ancestor is found by moving the
+    /// newest of the live heads to its parent until all agree.
+    fn collect(&mut self) {
+        let mut heads: Vec<u32> = self.complete.iter().chain(self.repaired.iter()).map(|c| c.hist).collect();
+        let mut cursor = heads.clone();
+        loop {
+            let max = *cursor.iter().max().unwrap();
+            let min = *cursor.iter().min().unwrap();
+            if max == min || min == NO_NODE && max == NO_NODE {
+                break;
+            }
+            if cursor.contains(&NO_NODE) {
+                // One reading holds no uncommitted history: nothing is common but the root.
+                cursor.iter_mut().for_each(|c| *c = NO_NODE);
+                break;
+            }
+            for c in cursor.iter_mut() {
+                if *c == max {
+                    *c = self.nodes[max as usize].parent;
+                }
+            }
+        }
+        let lca = cursor[0];
+        // The divergent tails, oldest first, re-indexed into a fresh arena.
+        let mut keep: Vec<u32> = Vec::new();
+        for &h in &heads {
+            let mut n = h;
+            while n != lca && n != NO_NODE {
+                keep.push(n);
+                n = self.nodes[n as usize].parent;
+            }
+        }
+        keep.sort_unstable();
+        keep.dedup();
+        self.commit_keep(lca);
+        let old = std::mem::take(&mut self.nodes);
+        let remap = |i: u32, keep: &[u32]| -> u32 {
+            if i == lca || i == NO_NODE {
+                NO_NODE
+            } else {
+                keep.binary_search(&i).map(|p| p as u32).unwrap_or(NO_NODE)
+            }
+        };
+        for &k in &keep {
+            let mut n = old[k as usize];
+            n.parent = remap(n.parent, &keep);
+            self.nodes.push(n);
+        }
+        for (c, h) in self.complete.iter_mut().chain(self.repaired.iter_mut()).zip(heads.iter_mut()) {
+            *h = remap(c.hist, &keep);
+            c.hist = *h;
+        }
+    }
+
+    /// Appends the path ending at `hist` to the committed choices (nodes stay in place).
+    fn commit_keep(&mut self, hist: u32) {
+        let mut path = Vec::new();
+        let mut h = hist;
+        while h != NO_NODE {
+            let n = self.nodes[h as usize];
+            path.push((n.line, n.mv, n.width));
+            h = n.parent;
+        }
+        path.reverse();
+        self.committed.extend(path);
+    }
+
     fn commit(&mut self, hist: u32) {
         let mut path = Vec::new();
         let mut h = hist;
@@ -407,7 +515,12 @@ impl<'r> Pairer<'r> {
     }
 
     /// Closes every open block at the end of the input and returns the chosen moves.
-    pub fn finish(mut self) -> Choices {
+    pub fn finish(self) -> Choices {
+        self.finish_with_stats().0
+    }
+
+    /// [`Pairer::finish`], with what the search held at its widest.
+    pub fn finish_with_stats(mut self) -> (Choices, Stats) {
         let mut best_c: Option<(Cand, [u32; MAX_COUNTERS + 2])> = None;
         let mut best_c_plain: Option<(Cand, [u32; MAX_COUNTERS + 2])> = None;
         let mut best_r: Option<(Cand, [u32; MAX_COUNTERS + 2])> = None;
@@ -454,7 +567,7 @@ impl<'r> Pairer<'r> {
             (None, _, None) => unreachable!("the search always keeps a reading"),
         };
         self.commit(chosen.hist);
-        self.committed
+        (self.committed, self.stats)
     }
 
     fn close_all_at_eof(&self, cand: &mut Cand) {
@@ -487,7 +600,7 @@ impl<'r> Pairer<'r> {
 
     fn op_frame(&self, named: Named, width: u32, naked: bool) -> Frame {
         let mut flags = 0;
-        let mut op = 0u8;
+        let mut op = 0u16;
         if let Named::Op(i) = named {
             let f = self.facts[i];
             if f.prose {
@@ -502,12 +615,12 @@ impl<'r> Pairer<'r> {
             if f.body_repair {
                 flags |= F_BODY_REPAIR;
             }
-            op = i as u8;
+            op = i as u16;
         }
         if naked {
             flags |= F_NAKED;
         }
-        Frame { kind: K_OP, ch: b'`', flags, content: false, width: width.min(u16::MAX as u32) as u16, holder: 0, op }
+        Frame { kind: K_OP, ch: b'`', flags, content: false, width: width.min(u16::MAX as u32) as u16, holder: op }
     }
 
     /// A heading at the top level: opens its block, or stands complete on its line.
@@ -565,7 +678,7 @@ impl<'r> Pairer<'r> {
                     let mut c = *cand;
                     c.stack.top_mut().unwrap().content = true;
                     let w = open_width.min(u16::MAX as u32) as u16;
-                    c.stack.push(Frame { kind: K_NESTED, ch: b'`', flags: F_LABELED, content: false, width: w, holder: w, op: 0 });
+                    c.stack.push(Frame { kind: K_NESTED, ch: b'`', flags: F_LABELED, content: false, width: w, holder: w });
                     out.push((c, Move::Example, open_width));
                 }
                 _ => out.push(text(None)),
@@ -578,7 +691,7 @@ impl<'r> Pairer<'r> {
         match pl.kind {
             PKind::Unfenced => out.push(text(None)),
             PKind::Naked { op: which, plain } => {
-                if top.kind == K_OP && naked && plain && which == op.op as usize && cand.stack.len == 1 {
+                if top.kind == K_OP && naked && plain && which == op.holder as usize && cand.stack.len == 1 {
                     let mut c = *cand;
                     c.stack.pop();
                     out.push((c, Move::NakedClose, 0));
@@ -717,7 +830,6 @@ impl<'r> Pairer<'r> {
                             content: false,
                             width: open_width.min(u16::MAX as u32) as u16,
                             holder,
-                            op: 0,
                         });
                     }
                     out.push((c, Move::Example, open_width));
@@ -764,7 +876,6 @@ impl<'r> Pairer<'r> {
             content: false,
             width: pl.width.min(u16::MAX as u32) as u16,
             holder,
-            op: 0,
         });
         (c, Move::Nest, pl.width)
     }
@@ -785,7 +896,7 @@ impl<'r> Pairer<'r> {
                     out.push((*cand, Move::Orphan, 0));
                 } else {
                     let mut c = *cand;
-                    c.stack.push(Frame { kind: K_QUOTE, ch: pl.ch, flags: 0, content: false, width: pl.width as u16, holder: 0, op: 0 });
+                    c.stack.push(Frame { kind: K_QUOTE, ch: pl.ch, flags: 0, content: false, width: pl.width as u16, holder: 0 });
                     out.push((c, Move::Quote, pl.width));
                     // Or a stray closer, at one repair (§pairing-objective).
                     let mut c = *cand;
@@ -795,7 +906,7 @@ impl<'r> Pairer<'r> {
             }
             PKind::Aside | PKind::Label => {
                 let mut c = *cand;
-                c.stack.push(Frame { kind: K_QUOTE, ch: pl.ch, flags: F_LABELED, content: false, width: pl.width as u16, holder: 0, op: 0 });
+                c.stack.push(Frame { kind: K_QUOTE, ch: pl.ch, flags: F_LABELED, content: false, width: pl.width as u16, holder: 0 });
                 out.push((c, Move::Quote, pl.width));
             }
             PKind::Naked { op, .. } => {
@@ -810,9 +921,14 @@ impl<'r> Pairer<'r> {
 
 /// Runs the search over `plines` (in line order).
 pub fn pair(rules: &Rules, facts: &[OpFacts], plines: &[PLine]) -> Choices {
+    pair_with_stats(rules, facts, plines).0
+}
+
+/// [`pair`], with the search's observed bounds.
+pub fn pair_with_stats(rules: &Rules, facts: &[OpFacts], plines: &[PLine]) -> (Choices, Stats) {
     let mut p = Pairer::new(rules, facts);
     for pl in plines {
         p.feed(pl);
     }
-    p.finish()
+    p.finish_with_stats()
 }

@@ -317,30 +317,256 @@ pub struct PairingEvent {
 }
 
 /// One native tool-call family file, `rules/native/<family>.yaml` (§native-tool-calls).
-/// The interpreter knows shapes; the strings live here.
+/// The interpreter (`src/native/`) knows shapes; every string a family writes lives here.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NativeFamily {
+    /// The family's name; its file is `rules/native/<family>.yaml`.
     pub family: String,
+    /// Spec tag.
     pub tag: String,
-    /// Free-form description of where the markup comes from.
+    /// Where the markup comes from.
     pub about: String,
-    /// Marker text shown in the receipt (`<tool_call>`).
-    pub receipt_marker: String,
-    pub blocks: Vec<serde_json::Value>,
+    /// Models and templates known to write it (informational).
+    #[serde(default)]
+    pub models: Vec<String>,
+    /// The blocks the markup comes in, tried in order where two open at one place.
+    pub blocks: Vec<NativeBlock>,
 }
 
-/// `rules/native/parameters.yaml`: the call-piece table (§native-tool-calls).
+/// One block of native markup: what opens and closes it, how its calls are written, and what
+/// a broken block still yields.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NativeBlock {
+    /// What the block is, in a few words.
+    pub name: String,
+    /// Section start markers, as written (ASCII case-insensitive). Empty: the block opens with
+    /// its form's own markup (an element's tag, or a JSON object at a line start).
+    #[serde(default)]
+    pub start: Vec<String>,
+    /// Section end markers.
+    #[serde(default)]
+    pub end: Vec<String>,
+    /// Opens only at the start of a line (after horizontal whitespace).
+    #[serde(default)]
+    pub line_start: bool,
+    /// Per-call start markers inside the section; empty: the content is read as calls directly.
+    #[serde(default)]
+    pub call_start: Vec<String>,
+    /// Per-call end markers.
+    #[serde(default)]
+    pub call_end: Vec<String>,
+    /// Markers between calls (`;`, `,`).
+    #[serde(default)]
+    pub separators: Vec<String>,
+    /// The block is native markup only when a call in it names an operation or a known
+    /// executor (a bare JSON object is otherwise just JSON).
+    #[serde(default)]
+    pub by_name: bool,
+    /// How one call is written, tried in order.
+    pub forms: Vec<NativeForm>,
+    /// What a broken block still yields.
+    pub recovery: NativeRecovery,
+}
+
+/// The call shapes the interpreter knows.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "shape", rename_all = "kebab-case")]
+pub enum NativeForm {
+    /// XML-ish elements: `<invoke name="X"><parameter name="k">v</parameter></invoke>`,
+    /// `<function=X><parameter=k>v</parameter></function>`, `<op op="X" k="v"/>`.
+    Elements(NativeElements),
+    /// A JSON object (or array of them) naming the call and carrying its arguments.
+    Json(NativeJson),
+    /// A name, then a JSON object of arguments (`functions.X:0<|…|>{…}`, `X[ARGS]{…}`).
+    NameJson(NativeNameJson),
+    /// A name, then key/value element pairs (`X<key>k</key><value>v</value>`).
+    ArgPairs(NativeArgPairs),
+    /// A plurnk heading written as the call text, its body on the lines below.
+    Heading(NativeHeading),
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NativeElements {
+    /// Written between `<` (or `</`) and an element name; `""` is no prefix.
+    pub prefixes: Vec<String>,
+    /// Inside a block, an element written with no prefix is the same element.
+    #[serde(default)]
+    pub bare_inside: bool,
+    /// Elements wrapping several calls.
+    #[serde(default)]
+    pub sections: Vec<String>,
+    /// Elements that are one call.
+    #[serde(default)]
+    pub calls: Vec<String>,
+    /// An element named by a plurnk operation, in any case, is that call.
+    #[serde(default)]
+    pub operation_elements: bool,
+    /// Attributes carrying the called name.
+    #[serde(default)]
+    pub name_attributes: Vec<String>,
+    /// The name is written after `=` (`<function=NAME>`).
+    #[serde(default)]
+    pub name_equals: bool,
+    /// Names standing for "the operation named elsewhere": by a name attribute, or by the
+    /// content (a JSON call under `content_name_keys`, or a plurnk heading).
+    #[serde(default)]
+    pub generic_names: Vec<String>,
+    /// Keys naming the operation in a JSON call that is a generic call's content (any case).
+    #[serde(default)]
+    pub content_name_keys: Vec<String>,
+    /// Elements that are one argument.
+    #[serde(default)]
+    pub parameters: Vec<String>,
+    /// Attributes carrying an argument's key.
+    #[serde(default)]
+    pub parameter_attributes: Vec<String>,
+    /// The key is written after `=` (`<parameter=KEY>`).
+    #[serde(default)]
+    pub parameter_equals: bool,
+    /// Attributes holding the aside (`comment`).
+    #[serde(default)]
+    pub aside_attributes: Vec<String>,
+    /// The markup's own attributes, never arguments (`string="true"`).
+    #[serde(default)]
+    pub ignored_attributes: Vec<String>,
+    /// The name may carry the whole heading: its first word names the call, the rest are slots.
+    #[serde(default)]
+    pub heading_in_name: bool,
+    /// Content with no argument elements that is one complete JSON object supplies the arguments.
+    #[serde(default)]
+    pub json_content: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NativeJson {
+    /// Keys naming the call.
+    pub name_keys: Vec<String>,
+    /// Keys holding the arguments object (or a string holding one).
+    #[serde(default)]
+    pub argument_keys: Vec<String>,
+    /// The keys beside the name are the arguments.
+    #[serde(default)]
+    pub flat: bool,
+    /// Name keys and names match in any case.
+    #[serde(default)]
+    pub any_case: bool,
+    /// A JSON array of calls is read too.
+    #[serde(default)]
+    pub array: bool,
+    /// Keys whose object is the call (`{"function": {…}}`).
+    #[serde(default)]
+    pub wrapper_keys: Vec<String>,
+    /// The markup's own keys, never arguments (`id`, `type`).
+    #[serde(default)]
+    pub ignored_keys: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NativeNameJson {
+    /// Written before the name (`functions.`).
+    #[serde(default)]
+    pub name_prefixes: Vec<String>,
+    /// Introduce a call index after the name (`:0`).
+    #[serde(default)]
+    pub index_separators: Vec<String>,
+    /// Markers after the name that carry a call id (`[CALL_ID]`).
+    #[serde(default)]
+    pub id_markers: Vec<String>,
+    /// Open the arguments.
+    pub arguments_start: Vec<String>,
+    /// Close the arguments.
+    #[serde(default)]
+    pub arguments_end: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NativeArgPairs {
+    pub key_start: Vec<String>,
+    pub key_end: Vec<String>,
+    pub value_start: Vec<String>,
+    pub value_end: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NativeHeading {
+    /// Written before the heading and dropped (`=`).
+    #[serde(default)]
+    pub prefixes: Vec<String>,
+}
+
+/// What a broken block still yields, as flags.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NativeRecovery {
+    /// An end marker that never comes: a section ends after its last call, a call at the next
+    /// call, section or the end of the input.
+    pub missing_end: bool,
+    /// Input that stops inside a call (an unclosed JSON string or object) keeps what it wrote.
+    pub truncated_body: bool,
+    /// `name="sh` with no closing quote: the name is the rest of its line, the lines below the
+    /// call's content.
+    #[serde(default)]
+    pub unterminated_name: bool,
+    /// Closing tags left over after a call or around its content (`</parameter>`, `</>`) are noise.
+    #[serde(default)]
+    pub stray_closers: bool,
+    /// A bare fence closing a call's content is noise.
+    #[serde(default)]
+    pub stray_fence: bool,
+    /// Keys of a copied facts line (`{"lines":6}`) under the heading, read as noise.
+    #[serde(default)]
+    pub facts_keys: Vec<String>,
+}
+
+/// `rules/native/parameters.yaml`: the call-piece table (§native-tool-calls). Keys compare in
+/// any case, with `_` and `-` ignored.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NativeParameters {
+    pub tag: String,
+    /// The target.
     pub target: Vec<String>,
+    /// The scope, as written or as a `[a,b]` array or `{start,end}` object.
     pub scope: Vec<String>,
+    /// A scope's first line, written apart.
+    pub scope_start: Vec<String>,
+    /// A scope's last line, written apart.
+    pub scope_end: Vec<String>,
+    /// A first line, with `scope_count`.
+    pub scope_offset: Vec<String>,
+    /// A count of lines after `scope_offset`.
+    pub scope_count: Vec<String>,
+    /// The scope end written when only its first line is given.
+    pub open_end: String,
+    /// A matcher option.
     pub matcher: Vec<String>,
+    /// The option key a matcher is written under.
+    pub matcher_option: String,
+    /// The aside.
     pub aside: Vec<String>,
+    /// The body (an executor's program).
     pub body: Vec<String>,
-    #[serde(default)]
-    pub extra: serde_json::Value,
+    /// Operations that must name a target to be read.
+    pub target_required: Vec<String>,
+    /// Spellings of an executor that name a registered one when they are not registered
+    /// themselves (`bash` names `sh`).
+    pub executor_aliases: Vec<NativeExecutorAlias>,
+    /// An executor's unknown parameter is one of its options.
+    pub executor_options: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NativeExecutorAlias {
+    pub spelling: String,
+    pub names: String,
 }
 
 /// The compiled table set: what `tables.json` holds and `--tables` prints.

@@ -1,0 +1,263 @@
+//! Compiling the family files into marker automata (§native-tool-calls).
+//!
+//! Every spelling a family writes comes from its `rules/native/<family>.yaml`; this module only
+//! composes them (an element's opening tag is `<`, a prefix and the element's name) and builds
+//! the aho-corasick automata the reader searches with. Markers match ASCII case-insensitively.
+
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, Anchored, Input, MatchKind, StartKind};
+
+use crate::rules::model::*;
+use crate::rules::Rules;
+
+/// A set of alternative spellings of one marker.
+#[derive(Debug)]
+pub(crate) struct Markers {
+    ac: Option<AhoCorasick>,
+}
+
+impl Markers {
+    pub(crate) fn new<S: AsRef<str>>(spellings: &[S]) -> Markers {
+        let pats: Vec<&str> = spellings.iter().map(|s| s.as_ref()).filter(|s| !s.is_empty()).collect();
+        if pats.is_empty() {
+            return Markers { ac: None };
+        }
+        let ac = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::LeftmostLongest)
+            .start_kind(StartKind::Both)
+            .build(&pats)
+            .ok();
+        Markers { ac }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.ac.is_none()
+    }
+
+    /// The first occurrence in `s[from..to]`: (start, end, pattern).
+    pub(crate) fn find(&self, s: &str, from: usize, to: usize) -> Option<(usize, usize, usize)> {
+        let ac = self.ac.as_ref()?;
+        if from >= to || to > s.len() {
+            return None;
+        }
+        ac.find(Input::new(s).range(from..to)).map(|m| (m.start(), m.end(), m.pattern().as_usize()))
+    }
+
+    /// A spelling written exactly at `at`: its end.
+    pub(crate) fn at(&self, s: &str, at: usize, to: usize) -> Option<usize> {
+        let ac = self.ac.as_ref()?;
+        if at >= to || to > s.len() {
+            return None;
+        }
+        ac.find(Input::new(s).range(at..to).anchored(Anchored::Yes)).map(|m| m.end())
+    }
+}
+
+/// The element vocabulary of one `elements` form, composed into tag automata.
+#[derive(Debug)]
+pub(crate) struct Elements {
+    pub def: NativeElements,
+    /// Prefixes an opening or closing tag may carry inside a block, longest first.
+    pub inner_prefixes: Vec<String>,
+    pub sections: Vec<String>,
+    /// Call element names, with the operation names when elements may be named by one.
+    pub calls: Vec<String>,
+    pub open_section: Markers,
+    pub close_section: Markers,
+    pub open_call: Markers,
+    pub close_call: Markers,
+    pub open_param: Markers,
+    pub close_param: Markers,
+    /// Every opening tag of the family (section or call), for a missing end's limit.
+    pub open_any: Markers,
+}
+
+#[derive(Debug)]
+pub(crate) enum Form {
+    Elements(Elements),
+    Json(NativeJson),
+    NameJson { prefixes: Markers, ids: Markers, args: Markers, args_end: Markers, index: Vec<String> },
+    ArgPairs { key_start: Markers, key_end: Markers, value_start: Markers, value_end: Markers },
+    Heading { prefixes: Markers },
+}
+
+/// How a block is opened.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Opening {
+    /// By its `start` markers.
+    Marker,
+    /// By the opening tag of its first form (an `elements` form).
+    Element,
+    /// By a JSON value at a line start (a `json` form).
+    Json,
+}
+
+#[derive(Debug)]
+pub(crate) struct Block {
+    pub opening: Opening,
+    pub start: Markers,
+    pub end: Markers,
+    pub call_start: Markers,
+    pub call_end: Markers,
+    pub separators: Markers,
+    pub line_start: bool,
+    pub by_name: bool,
+    pub forms: Vec<Form>,
+    pub recovery: NativeRecovery,
+}
+
+/// Every family compiled: one automaton over every opening spelling.
+#[derive(Debug)]
+pub(crate) struct Compiled {
+    pub blocks: Vec<Block>,
+    pub openings: Markers,
+    /// Opening pattern → the blocks it may open, in family order.
+    pub opens: Vec<Vec<usize>>,
+    pub params: Option<NativeParameters>,
+}
+
+static BUILTIN: OnceLock<Compiled> = OnceLock::new();
+
+/// Runs `f` with the compiled families of `rules` (cached for the built-in rules).
+pub(crate) fn with<R>(rules: &Rules, f: impl FnOnce(&Compiled) -> R) -> R {
+    if std::ptr::eq(rules, Rules::builtin()) {
+        f(BUILTIN.get_or_init(|| compile(rules)))
+    } else {
+        f(&compile(rules))
+    }
+}
+
+fn longest_first(mut v: Vec<String>) -> Vec<String> {
+    v.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    v.dedup();
+    v
+}
+
+fn tags(open: &str, prefixes: &[String], names: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in prefixes {
+        for n in names {
+            out.push(format!("{open}{p}{n}"));
+        }
+    }
+    out
+}
+
+fn elements(def: &NativeElements, rules: &Rules) -> Elements {
+    let mut inner = def.prefixes.clone();
+    if def.bare_inside {
+        inner.push(String::new());
+    }
+    let inner_prefixes = longest_first(inner);
+    let mut calls = def.calls.clone();
+    if def.operation_elements {
+        calls.extend(rules.tables.operations.iter().map(|o| o.name.clone()));
+    }
+    let calls = longest_first(calls);
+    let sections = longest_first(def.sections.clone());
+    let mut any: Vec<String> = sections.clone();
+    any.extend(calls.iter().cloned());
+    Elements {
+        open_section: Markers::new(&tags("<", &inner_prefixes, &sections)),
+        close_section: Markers::new(&tags("</", &inner_prefixes, &sections)),
+        open_call: Markers::new(&tags("<", &inner_prefixes, &calls)),
+        close_call: Markers::new(&tags("</", &inner_prefixes, &calls)),
+        open_param: Markers::new(&tags("<", &inner_prefixes, &def.parameters)),
+        close_param: Markers::new(&tags("</", &inner_prefixes, &def.parameters)),
+        open_any: Markers::new(&tags("<", &inner_prefixes, &any)),
+        def: def.clone(),
+        inner_prefixes,
+        sections,
+        calls,
+    }
+}
+
+fn form(f: &NativeForm, rules: &Rules) -> Form {
+    match f {
+        NativeForm::Elements(e) => Form::Elements(elements(e, rules)),
+        NativeForm::Json(j) => Form::Json(j.clone()),
+        NativeForm::NameJson(n) => Form::NameJson {
+            prefixes: Markers::new(&n.name_prefixes),
+            ids: Markers::new(&n.id_markers),
+            args: Markers::new(&n.arguments_start),
+            args_end: Markers::new(&n.arguments_end),
+            index: n.index_separators.clone(),
+        },
+        NativeForm::ArgPairs(a) => Form::ArgPairs {
+            key_start: Markers::new(&a.key_start),
+            key_end: Markers::new(&a.key_end),
+            value_start: Markers::new(&a.value_start),
+            value_end: Markers::new(&a.value_end),
+        },
+        NativeForm::Heading(h) => Form::Heading { prefixes: Markers::new(&h.prefixes) },
+    }
+}
+
+pub(crate) fn compile(rules: &Rules) -> Compiled {
+    let mut blocks = Vec::new();
+    // Opening spelling (lowercased) → blocks, in family then block order.
+    let mut spellings: Vec<(String, Vec<usize>)> = Vec::new();
+    let add = |spelling: String, block: usize, spellings: &mut Vec<(String, Vec<usize>)>| {
+        let key = spelling.to_ascii_lowercase();
+        match spellings.iter_mut().find(|(s, _)| *s == key) {
+            Some((_, v)) => {
+                if !v.contains(&block) {
+                    v.push(block)
+                }
+            }
+            None => spellings.push((key, vec![block])),
+        }
+    };
+    for fam in &rules.tables.native {
+        for b in &fam.blocks {
+            let forms: Vec<Form> = b.forms.iter().map(|f| form(f, rules)).collect();
+            let index = blocks.len();
+            let opening = if !b.start.is_empty() {
+                for s in &b.start {
+                    add(s.clone(), index, &mut spellings);
+                }
+                Opening::Marker
+            } else {
+                match forms.first() {
+                    Some(Form::Elements(e)) => {
+                        let listed = longest_first(e.def.prefixes.clone());
+                        let mut names = e.sections.clone();
+                        names.extend(e.calls.iter().cloned());
+                        for s in tags("<", &listed, &names) {
+                            add(s, index, &mut spellings);
+                        }
+                        Opening::Element
+                    }
+                    Some(Form::Json(j)) => {
+                        add("{".into(), index, &mut spellings);
+                        if j.array {
+                            add("[".into(), index, &mut spellings);
+                        }
+                        Opening::Json
+                    }
+                    // A block with no start marker opens only with elements or JSON; the
+                    // schema cannot say so, so such a block never opens.
+                    _ => Opening::Marker,
+                }
+            };
+            blocks.push(Block {
+                opening,
+                start: Markers::new(&b.start),
+                end: Markers::new(&b.end),
+                call_start: Markers::new(&b.call_start),
+                call_end: Markers::new(&b.call_end),
+                separators: Markers::new(&b.separators),
+                line_start: b.line_start,
+                by_name: b.by_name,
+                forms,
+                recovery: b.recovery.clone(),
+            });
+        }
+    }
+    let pats: Vec<&str> = spellings.iter().map(|(s, _)| s.as_str()).collect();
+    let openings = Markers::new(&pats);
+    let opens = spellings.into_iter().map(|(_, v)| v).collect();
+    Compiled { blocks, openings, opens, params: rules.tables.native_parameters.clone() }
+}

@@ -1,0 +1,464 @@
+//! The `elements` call shape: XML-ish tags (§native-tool-calls).
+//!
+//! One reader serves every element family: a section element wrapping calls
+//! (`<calls>`, `<ops>`), call elements named by an attribute
+//! (`<invoke name="READ">`), after `=` (`<function=READ>`) or by the element itself (`<read …/>`),
+//! and argument elements keyed the same two ways. The tag reader is tolerant the way the
+//! family's recovery flags allow: a name attribute whose quote never closes, a heading written
+//! into the name with its slots after it, a trailing scope whose own `>` closes the tag, and
+//! closing tags or a bare fence left around the content.
+
+use serde_json::Value;
+
+use super::compile::{Elements, Markers};
+use super::text::*;
+use super::Call;
+use crate::rules::model::NativeRecovery;
+
+/// One opening tag as read.
+#[derive(Debug, Default)]
+pub(crate) struct Tag {
+    /// The element's name as written.
+    pub element: String,
+    /// The value written after `=` (`<function=NAME>`).
+    pub equals: Option<String>,
+    pub attrs: Vec<(String, String)>,
+    /// Heading slots written inside the tag after the name.
+    pub slots: String,
+    pub self_closing: bool,
+    /// Byte after the tag (after `>`, or the end of its line when it never closes).
+    pub end: usize,
+    /// An attribute's quote never closes and the family has no recovery for it.
+    pub broken: bool,
+}
+
+fn boundary(s: &str, q: usize) -> bool {
+    q >= s.len() || matches!(s.as_bytes()[q], b' ' | b'\t' | b'\r' | b'\n' | b'>' | b'/' | b'=' | b'(')
+}
+
+/// The element written at `lt` (`<` or `</`, a prefix, a name from `names`): (name start, name end).
+pub(crate) fn tag_name_at(s: &str, lt: usize, closing: bool, prefixes: &[String], names: &[String]) -> Option<(usize, usize)> {
+    let open = if closing { "</" } else { "<" };
+    if !s[lt..].starts_with(open) {
+        return None;
+    }
+    let p = lt + open.len();
+    for pre in prefixes {
+        if !starts_with_ci(s, p, pre) {
+            continue;
+        }
+        let q = p + pre.len();
+        for n in names {
+            if starts_with_ci(s, q, n) && boundary(s, q + n.len()) {
+                return Some((q, q + n.len()));
+            }
+        }
+    }
+    None
+}
+
+/// The next verified opening tag found by `m` in `s[from..to]`: (start, name start, name end).
+pub(crate) fn find_open(s: &str, m: &Markers, from: usize, to: usize, prefixes: &[String], names: &[String]) -> Option<(usize, usize, usize)> {
+    let mut p = from;
+    while let Some((a, _, _)) = m.find(s, p, to) {
+        if let Some((ns, ne)) = tag_name_at(s, a, false, prefixes, names) {
+            return Some((a, ns, ne));
+        }
+        p = a + 1;
+    }
+    None
+}
+
+/// The next verified closing tag of one of `names` in `s[from..to]`: (start, end).
+pub(crate) fn find_close(s: &str, m: &Markers, from: usize, to: usize, prefixes: &[String], names: &[String]) -> Option<(usize, usize)> {
+    let mut p = from;
+    while let Some((a, _, _)) = m.find(s, p, to) {
+        if let Some((_, ne)) = tag_name_at(s, a, true, prefixes, names) {
+            let q = skip_blank(s, ne, to);
+            if q < to && s.as_bytes()[q] == b'>' {
+                return Some((a, q + 1));
+            }
+        }
+        p = a + 1;
+    }
+    None
+}
+
+fn ident_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b':' | b'.')
+}
+
+/// Where the slots written inside a tag end: (slots end, tag end). A `>` ends the tag; a
+/// closing tag right after a slot means the slot's own bracket closed it; so does the line's end.
+fn scan_slots(s: &str, from: usize, le: usize) -> (usize, usize, bool) {
+    let b = s.as_bytes();
+    let mut j = from;
+    while j < le {
+        match b[j] {
+            b'>' => return (j, j + 1, false),
+            b'/' if j + 1 < le && b[j + 1] == b'>' => return (j, j + 2, true),
+            b'<' => {
+                if s[j..le].starts_with("<!--") {
+                    j = match s[j + 4..le].find("-->") {
+                        Some(k) => j + 4 + k + 3,
+                        None => le,
+                    };
+                } else if j + 1 < le && b[j + 1] == b'/' {
+                    return (j, j, false);
+                } else {
+                    j = match memchr::memchr(b'>', &b[j + 1..le]) {
+                        Some(k) => j + 1 + k + 1,
+                        None => le,
+                    };
+                }
+            }
+            b'(' => {
+                let mut depth = 0usize;
+                while j < le {
+                    match b[j] {
+                        b'(' => depth += 1,
+                        b')' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                j += 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+            }
+            b'[' => {
+                let mut depth = 0usize;
+                let mut in_str = false;
+                while j < le {
+                    let c = b[j];
+                    if in_str {
+                        if c == b'\\' {
+                            j += 1;
+                        } else if c == b'"' {
+                            in_str = false;
+                        }
+                    } else if c == b'"' {
+                        in_str = true;
+                    } else if c == b'[' {
+                        depth += 1;
+                    } else if c == b']' {
+                        depth -= 1;
+                        if depth == 0 {
+                            j += 1;
+                            break;
+                        }
+                    }
+                    j += 1;
+                }
+            }
+            b'"' => {
+                j = match memchr::memchr(b'"', &b[j + 1..le]) {
+                    Some(k) => j + 1 + k + 1,
+                    None => le,
+                };
+            }
+            b'/' if j == from || matches!(b[j - 1], b' ' | b'\t') => {
+                // A regex matcher `/…/flags`.
+                let mut k = j + 1;
+                while k < le && b[k] != b'/' {
+                    if b[k] == b'\\' {
+                        k += 1;
+                    }
+                    k += 1;
+                }
+                j = (k + 1).min(le);
+            }
+            _ => j += 1,
+        }
+    }
+    (le, le, false)
+}
+
+/// Removes closing tags left at the end of an unterminated value.
+fn strip_trailing_closers(mut v: &str) -> &str {
+    loop {
+        let t = v.trim_end();
+        if t.ends_with('>') {
+            if let Some(open) = t.rfind("</") {
+                if closing_tag_at(t, open, t.len()) == Some(t.len()) {
+                    v = &t[..open];
+                    continue;
+                }
+            }
+        }
+        return t;
+    }
+}
+
+/// Reads the tag whose element name ends at `name_end`.
+pub(crate) fn read_tag(s: &str, name_start: usize, name_end: usize, equals: bool, rec: &NativeRecovery) -> Tag {
+    let b = s.as_bytes();
+    let le = line_end(s, name_end);
+    let mut tag = Tag { element: s[name_start..name_end].to_string(), end: le, ..Tag::default() };
+    let mut i = name_end;
+    if equals && i < le && b[i] == b'=' {
+        i += 1;
+        let st = i;
+        while i < le && !matches!(b[i], b' ' | b'\t' | b'>' | b'<' | b'(' | b'[' | b'"') && !(b[i] == b'/' && i + 1 < le && b[i + 1] == b'>') {
+            i += 1;
+        }
+        tag.equals = Some(s[st..i].to_string());
+    }
+    loop {
+        i = skip_blank(s, i, le);
+        if i >= le {
+            tag.end = le;
+            return tag;
+        }
+        if b[i] == b'>' {
+            tag.end = i + 1;
+            return tag;
+        }
+        if b[i] == b'/' && i + 1 < le && b[i + 1] == b'>' {
+            tag.self_closing = true;
+            tag.end = i + 2;
+            return tag;
+        }
+        // An attribute `key="value"`.
+        let mut k = i;
+        while k < le && ident_byte(b[k]) {
+            k += 1;
+        }
+        if k > i && k + 1 < le && b[k] == b'=' && (b[k + 1] == b'"' || b[k + 1] == b'\'') {
+            let quote = b[k + 1];
+            let vs = k + 2;
+            let mut q = vs;
+            let mut close = None;
+            while q < le {
+                if b[q] == quote {
+                    let after = q + 1;
+                    if after >= le || matches!(b[after], b' ' | b'\t' | b'>' | b'/') {
+                        close = Some(q);
+                        break;
+                    }
+                }
+                q += 1;
+            }
+            match close {
+                Some(q) => {
+                    tag.attrs.push((s[i..k].to_string(), s[vs..q].to_string()));
+                    i = q + 1;
+                }
+                None => {
+                    // `name="sh` with no closing quote: the rest of the line, less the
+                    // closing tags left on it.
+                    if !rec.unterminated_name {
+                        tag.broken = true;
+                    }
+                    let v = strip_trailing_closers(&s[vs..le]);
+                    tag.attrs.push((s[i..k].to_string(), v.to_string()));
+                    tag.end = le;
+                    return tag;
+                }
+            }
+            continue;
+        }
+        // Heading slots written after the name.
+        let (se, te, closing) = scan_slots(s, i, le);
+        tag.slots = s[i..se].trim().to_string();
+        tag.self_closing = closing;
+        tag.end = te;
+        return tag;
+    }
+}
+
+fn eq_any(word: &str, list: &[String]) -> bool {
+    list.iter().any(|w| w.eq_ignore_ascii_case(word))
+}
+
+/// The block an `elements` form opens at `at` (a section or one call), read up to `limit`:
+/// its calls, its end, and its opening tag as written. `None` when no element of the form
+/// opens there.
+pub(crate) fn read(s: &str, at: usize, limit: usize, el: &Elements, rec: &NativeRecovery) -> Option<(Vec<Call>, usize, String, bool)> {
+    let prefixes = &el.inner_prefixes;
+    if let Some((ns, ne)) = tag_name_at(s, at, false, prefixes, &el.sections) {
+        let tag = read_tag(s, ns, ne, false, rec);
+        let marker = s[at..tag.end].trim_end().to_string();
+        let cs = tag.end;
+        let bound = find_open(s, &el.open_section, cs, limit, prefixes, &el.sections).map(|t| t.0).unwrap_or(limit);
+        let close = find_close(s, &el.close_section, cs, bound, prefixes, &el.sections);
+        let (ce, closed) = match close {
+            Some((a, e)) => (a, Some(e)),
+            None => (bound, None),
+        };
+        let mut readable = closed.is_some() || rec.missing_end;
+        let mut calls = Vec::new();
+        let mut last = cs;
+        let mut p = cs;
+        while let Some((c0, _, _)) = find_open(s, &el.open_call, p, ce, prefixes, &el.calls) {
+            match call(s, c0, ce, el, rec) {
+                Some((c, end)) => {
+                    calls.push(c);
+                    last = end;
+                    p = end.max(c0 + 1);
+                }
+                None => {
+                    readable = false;
+                    break;
+                }
+            }
+        }
+        if calls.is_empty() {
+            readable = false;
+        }
+        let end = closed.unwrap_or(if calls.is_empty() { cs } else { last });
+        return Some((calls, end, marker, readable));
+    }
+    let (ns, ne) = tag_name_at(s, at, false, prefixes, &el.calls)?;
+    let tag = read_tag(s, ns, ne, el.def.name_equals, rec);
+    let marker = s[at..tag.end].trim_end().to_string();
+    let mut names = el.sections.clone();
+    names.extend(el.calls.iter().cloned());
+    let bound = find_open(s, &el.open_any, at + 1, limit, prefixes, &names).map(|t| t.0).unwrap_or(limit);
+    match call(s, at, bound, el, rec) {
+        Some((c, end)) => Some((vec![c], end, marker, true)),
+        None => Some((Vec::new(), tag.end, marker, false)),
+    }
+}
+
+/// One call element at `at`, its content read up to `bound`: the call and its end.
+fn call(s: &str, at: usize, bound: usize, el: &Elements, rec: &NativeRecovery) -> Option<(Call, usize)> {
+    let def = &el.def;
+    let prefixes = &el.inner_prefixes;
+    let (ns, ne) = tag_name_at(s, at, false, prefixes, &el.calls)?;
+    let tag = read_tag(s, ns, ne, def.name_equals, rec);
+    if tag.broken {
+        return None;
+    }
+    let element_is_op = def.operation_elements && !eq_any(&tag.element, &def.calls);
+    let generic = |n: &str| eq_any(n.split_whitespace().next().unwrap_or(""), &def.generic_names);
+    let mut name: Option<String> = if element_is_op { Some(tag.element.clone()) } else { tag.equals.clone().filter(|e| !e.is_empty()) };
+    if name.as_deref().map(generic).unwrap_or(true) {
+        let attr = |want_specific: bool| {
+            def.name_attributes.iter().find_map(|key| {
+                tag.attrs.iter().find(|(k, v)| k.eq_ignore_ascii_case(key) && (!want_specific || !generic(v))).map(|(_, v)| v.clone())
+            })
+        };
+        if let Some(v) = attr(true) {
+            name = Some(v);
+        } else if name.is_none() {
+            name = attr(false);
+        }
+    }
+    // The content: up to the element's own closing tag, or (a missing end) the next call.
+    let (cs, ce, end) = if tag.self_closing {
+        (tag.end, tag.end, tag.end)
+    } else {
+        let next = find_open(s, &el.open_call, tag.end, bound, prefixes, &el.calls).map(|t| t.0).unwrap_or(bound);
+        let own = [tag.element.clone()];
+        match find_close(s, &el.close_call, tag.end, next, prefixes, &own) {
+            Some((a, e)) => (tag.end, a, e),
+            None if rec.missing_end || rec.truncated_body => (tag.end, next, next),
+            None => return None,
+        }
+    };
+    let mut c = Call {
+        anchor: at,
+        name: String::new(),
+        slots: tag.slots.clone(),
+        heading_ok: def.heading_in_name,
+        args: Vec::new(),
+        text: None,
+        aside: None,
+    };
+    for (k, v) in &tag.attrs {
+        if eq_any(k, &def.name_attributes) || eq_any(k, &def.ignored_attributes) {
+            continue;
+        }
+        if eq_any(k, &def.aside_attributes) {
+            c.aside = Some(v.clone());
+        } else {
+            c.args.push((k.clone(), Value::String(v.clone())));
+        }
+    }
+    // Argument elements.
+    let mut loose = String::new();
+    let mut keyed = false;
+    let mut p = cs;
+    while let Some((ps, pns, pne)) = find_open(s, &el.open_param, p, ce, prefixes, &def.parameters) {
+        let ptag = read_tag(s, pns, pne, def.parameter_equals, rec);
+        let next = find_open(s, &el.open_param, ptag.end.max(ps + 1), ce, prefixes, &def.parameters).map(|t| t.0).unwrap_or(ce);
+        let (ve, after) = match find_close(s, &el.close_param, ptag.end, next, prefixes, &def.parameters) {
+            Some((a, e)) => (a, e),
+            None => (next, next),
+        };
+        let value = if ptag.end <= ve { trim_value(&s[ptag.end..ve]) } else { "" };
+        let key = ptag.equals.clone().filter(|k| !k.is_empty()).or_else(|| {
+            def.parameter_attributes
+                .iter()
+                .find_map(|a| ptag.attrs.iter().find(|(k, _)| k.eq_ignore_ascii_case(a)).map(|(_, v)| v.clone()))
+        });
+        match key {
+            Some(k) => {
+                keyed = true;
+                c.args.push((k, Value::String(value.to_string())));
+            }
+            None => loose.push_str(value),
+        }
+        p = after.max(ps + 1);
+    }
+    if !keyed {
+        let raw = if loose.is_empty() { &s[cs..ce] } else { loose.as_str() };
+        let keyless = |t: &str| -> Option<usize> {
+            let (pns, pne) = tag_name_at(t, 0, false, prefixes, &def.parameters)?;
+            let pt = read_tag(t, pns, pne, def.parameter_equals, rec);
+            let has_key = pt.equals.as_deref().map(|e| !e.is_empty()).unwrap_or(false)
+                || def.parameter_attributes.iter().any(|a| pt.attrs.iter().any(|(k, _)| k.eq_ignore_ascii_case(a)));
+            (!has_key).then_some(pt.end)
+        };
+        let mut text = strip_debris(raw, rec.stray_closers, rec.stray_fence, &keyless);
+        // A copied facts line under the heading.
+        if !rec.facts_keys.is_empty() {
+            let first_end = text.find('\n').unwrap_or(text.len());
+            if let Ok(Value::Object(m)) = serde_json::from_str::<Value>(text[..first_end].trim()) {
+                if !m.is_empty() && m.keys().all(|k| eq_any(k, &rec.facts_keys)) {
+                    text = strip_debris(&text[first_end..], rec.stray_closers, rec.stray_fence, &keyless);
+                }
+            }
+        }
+        let text = trim_lines(text);
+        let mut json_read = false;
+        if def.json_content && text.starts_with('{') {
+            if let Some((Value::Object(m), e)) = json_at(text, 0, text.len(), false) {
+                if text[e..].trim().is_empty() {
+                    json_read = true;
+                    let is_generic = name.as_deref().map(generic).unwrap_or(true) && !def.generic_names.is_empty();
+                    for (k, v) in m {
+                        if is_generic && eq_any(&k, &def.content_name_keys) && v.is_string() && name.as_deref().map(generic).unwrap_or(true) {
+                            name = v.as_str().map(str::to_string);
+                        } else {
+                            c.args.push((k, v));
+                        }
+                    }
+                }
+            }
+        }
+        if !json_read && !text.is_empty() {
+            let is_generic = !def.generic_names.is_empty() && name.as_deref().map(generic).unwrap_or(false);
+            if is_generic {
+                // A plurnk heading written as the content: its first line is the heading.
+                let (head, rest) = match text.find('\n') {
+                    Some(i) => (&text[..i], trim_lines(&text[i + 1..])),
+                    None => (text, ""),
+                };
+                name = Some(head.trim().to_string());
+                c.heading_ok = true;
+                if !rest.is_empty() {
+                    c.text = Some(rest.to_string());
+                }
+            } else {
+                c.text = Some(text.to_string());
+            }
+        }
+    }
+    c.name = name.unwrap_or_default();
+    Some((c, end))
+}

@@ -1,0 +1,212 @@
+//! The marker-delimited call shapes (§native-tool-calls): a JSON call object or array, a name
+//! followed by a JSON argument object, a name followed by key/value element pairs, and a plurnk
+//! heading written as the call text. Each reads from a position up to a bound and returns its
+//! calls and where it stopped; `None` when the text is not written in that shape.
+
+use serde_json::{Map, Value};
+
+use super::compile::{Form, Markers};
+use super::text::*;
+use super::{element, Call};
+use crate::rules::model::{NativeJson, NativeRecovery};
+
+fn call_at(anchor: usize, name: String) -> Call {
+    Call { anchor, name, slots: String::new(), heading_ok: false, args: Vec::new(), text: None, aside: None }
+}
+
+/// Reads the form at `p` (after whitespace) up to `to`. `closed`: the block's end marker was
+/// found, so the text up to `to` belongs to the call.
+pub(crate) fn read(form: &Form, s: &str, p: usize, to: usize, closed: bool, rec: &NativeRecovery) -> Option<(Vec<Call>, usize)> {
+    let p = skip_ws(s, p, to);
+    if p >= to {
+        return None;
+    }
+    match form {
+        Form::Elements(el) => {
+            let (calls, end, _, readable) = element::read(s, p, to, el, rec)?;
+            (readable && !calls.is_empty()).then_some((calls, end))
+        }
+        Form::Json(j) => json(j, s, p, to, rec),
+        Form::NameJson { prefixes, ids, args, args_end, index, .. } => name_json(s, p, to, prefixes, ids, args, args_end, index, rec),
+        Form::ArgPairs { key_start, key_end, value_start, value_end } => arg_pairs(s, p, to, key_start, key_end, value_start, value_end, rec),
+        Form::Heading { prefixes } => heading(s, p, to, closed, prefixes),
+    }
+}
+
+fn key_is(k: &str, list: &[String], any_case: bool) -> bool {
+    list.iter().any(|w| if any_case { w.eq_ignore_ascii_case(k) } else { w == k })
+}
+
+/// One JSON object as a call, or `None` when it names none.
+pub(crate) fn object_call(j: &NativeJson, obj: &Map<String, Value>, anchor: usize) -> Option<Call> {
+    for w in &j.wrapper_keys {
+        if let Some(Value::Object(inner)) = obj.get(w) {
+            if let Some(c) = object_call(j, inner, anchor) {
+                return Some(c);
+            }
+        }
+    }
+    let (name_key, name) = obj.iter().find_map(|(k, v)| match v {
+        Value::String(n) if key_is(k, &j.name_keys, j.any_case) => Some((k.clone(), n.clone())),
+        _ => None,
+    })?;
+    let mut c = call_at(anchor, name);
+    for (k, v) in obj {
+        if *k == name_key || key_is(k, &j.ignored_keys, true) || (!j.flat && key_is(k, &j.wrapper_keys, false)) {
+            continue;
+        }
+        if !j.flat && key_is(k, &j.argument_keys, false) {
+            match v {
+                Value::Object(args) => c.args.extend(args.iter().map(|(k, v)| (k.clone(), v.clone()))),
+                Value::String(text) => match serde_json::from_str::<Value>(text) {
+                    Ok(Value::Object(args)) => c.args.extend(args.into_iter()),
+                    _ => return None,
+                },
+                Value::Null => {}
+                _ => return None,
+            }
+            continue;
+        }
+        c.args.push((k.clone(), v.clone()));
+    }
+    Some(c)
+}
+
+fn json(j: &NativeJson, s: &str, p: usize, to: usize, rec: &NativeRecovery) -> Option<(Vec<Call>, usize)> {
+    let first = s.as_bytes()[p];
+    if first != b'{' && !(first == b'[' && j.array) {
+        return None;
+    }
+    let (v, end) = json_at(s, p, to, rec.truncated_body)?;
+    match v {
+        Value::Object(obj) => Some((vec![object_call(j, &obj, p)?], end)),
+        Value::Array(items) => {
+            let at = array_items(s, p, end);
+            let mut calls = Vec::new();
+            for (i, item) in items.iter().enumerate() {
+                let Value::Object(obj) = item else { return None };
+                calls.push(object_call(j, obj, at.get(i).copied().unwrap_or(p))?);
+            }
+            (!calls.is_empty()).then_some((calls, end))
+        }
+        _ => None,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn name_json(
+    s: &str,
+    p: usize,
+    to: usize,
+    prefixes: &Markers,
+    ids: &Markers,
+    args: &Markers,
+    args_end: &Markers,
+    index: &[String],
+    rec: &NativeRecovery,
+) -> Option<(Vec<Call>, usize)> {
+    let mut q = p;
+    if let Some(e) = prefixes.at(s, q, to) {
+        q = e;
+    }
+    let (a, ae, _) = args.find(s, q, to)?;
+    let mut name_end = a;
+    if let Some((i, _, _)) = ids.find(s, q, a) {
+        name_end = i;
+    }
+    let mut name = s[q..name_end].trim();
+    for sep in index {
+        if let Some(i) = name.rfind(sep.as_str()) {
+            let tail = &name[i + sep.len()..];
+            if !tail.is_empty() && tail.bytes().all(|b| b.is_ascii_digit()) {
+                name = name[..i].trim_end();
+                break;
+            }
+        }
+    }
+    if name.is_empty() || name.contains(['\n', '<', '{']) {
+        return None;
+    }
+    let mut c = call_at(p, name.to_string());
+    let v0 = skip_ws(s, ae, to);
+    let mut end = v0;
+    if v0 < to {
+        let (v, e) = json_at(s, v0, to, rec.truncated_body)?;
+        match v {
+            Value::Object(m) => c.args.extend(m),
+            _ => return None,
+        }
+        end = e;
+        let after = skip_ws(s, e, to);
+        if let Some(x) = args_end.at(s, after, to) {
+            end = x;
+        }
+    }
+    Some((vec![c], end))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn arg_pairs(
+    s: &str,
+    p: usize,
+    to: usize,
+    key_start: &Markers,
+    key_end: &Markers,
+    value_start: &Markers,
+    value_end: &Markers,
+    rec: &NativeRecovery,
+) -> Option<(Vec<Call>, usize)> {
+    let (k0, _, _) = key_start.find(s, p, to)?;
+    let name = s[p..k0].trim();
+    if name.is_empty() || name.contains(['<', '\n', '{']) {
+        return None;
+    }
+    let mut c = call_at(p, name.to_string());
+    let mut q = k0;
+    let mut end = k0;
+    loop {
+        let at = skip_ws(s, q, to);
+        let Some(ks) = key_start.at(s, at, to) else { break };
+        let (ke, ka, _) = key_end.find(s, ks, to)?;
+        let key = s[ks..ke].trim().to_string();
+        let v = skip_ws(s, ka, to);
+        let Some(vs) = value_start.at(s, v, to) else { return None };
+        let next_key = key_start.find(s, vs, to).map(|m| m.0).unwrap_or(to);
+        let (ve, va) = match value_end.find(s, vs, next_key) {
+            Some((a, e, _)) => (a, e),
+            None if rec.missing_end => (next_key, next_key),
+            None => return None,
+        };
+        c.args.push((key, Value::String(trim_value(&s[vs..ve]).to_string())));
+        end = va;
+        q = va;
+    }
+    if c.args.is_empty() {
+        return None;
+    }
+    Some((vec![c], end))
+}
+
+fn heading(s: &str, p: usize, to: usize, closed: bool, prefixes: &Markers) -> Option<(Vec<Call>, usize)> {
+    let mut q = p;
+    if let Some(e) = prefixes.at(s, q, to) {
+        q = skip_blank(s, e, to);
+    }
+    let le = line_end(s, q).min(to);
+    let head = s[q..le].trim();
+    if head.is_empty() {
+        return None;
+    }
+    let mut c = call_at(p, head.to_string());
+    c.heading_ok = true;
+    if !closed {
+        return Some((vec![c], le));
+    }
+    if le < to {
+        let body = trim_lines(&s[le..to]);
+        if !body.is_empty() {
+            c.text = Some(body.to_string());
+        }
+    }
+    Some((vec![c], to))
+}

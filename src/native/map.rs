@@ -1,0 +1,279 @@
+//! The call-piece table applied (§native-tool-calls): a native call becomes the heading and
+//! body of the fenced operation it names, or is refused and names the taught form its receipt
+//! shows (§native-tool-call-receipt). The keys live in `rules/native/parameters.yaml`.
+
+use serde_json::{Map, Value};
+
+use super::text::as_text;
+use super::Call;
+use crate::rules::model::{NativeParameters, Operands};
+use crate::rules::Rules;
+use crate::scan::Registry;
+
+/// What a call names.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Named {
+    Op(usize),
+    /// A registered executor, by its registered name.
+    Exec(String),
+}
+
+/// A call read as an operation.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Mapped {
+    pub heading: String,
+    pub body: Option<String>,
+}
+
+/// The form a receipt teaches for a call.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Taught {
+    /// The call names nothing known.
+    Unknown,
+    /// `READ (path)`.
+    Target { op: String, target: String },
+    /// `NOTE`, the note on the lines below; `sh`, the command.
+    Body { name: String, noun: String },
+    /// `WAIT`.
+    Plain { name: String },
+}
+
+/// Keys compare in any case, with `_` and `-` ignored.
+fn norm(k: &str) -> String {
+    k.chars().filter(|c| *c != '_' && *c != '-').flat_map(|c| c.to_lowercase()).collect()
+}
+
+fn listed(k: &str, list: &[String]) -> bool {
+    let k = norm(k);
+    list.iter().any(|w| norm(w) == k)
+}
+
+/// The name a call is written with: (what it names, the slots written after it).
+pub(crate) fn resolve(call: &Call, rules: &Rules, registry: &Registry, params: &NativeParameters) -> Option<(Named, String)> {
+    let raw = call.name.trim();
+    let b = raw.as_bytes();
+    let mut e = 0;
+    while e < b.len() && rules.is_name_byte(b[e]) {
+        e += 1;
+    }
+    if e == 0 {
+        return None;
+    }
+    let word = &raw[..e];
+    let rest = raw[e..].trim();
+    if !rest.is_empty() && !call.heading_ok {
+        return None;
+    }
+    let named = if let Some(i) = rules.tables.operations.iter().position(|o| o.name.eq_ignore_ascii_case(word)) {
+        Named::Op(i)
+    } else if let Some(i) = registry.lookup(word) {
+        Named::Exec(registry.names[i].clone())
+    } else {
+        let alias = params.executor_aliases.iter().find(|a| a.spelling.eq_ignore_ascii_case(word))?;
+        Named::Exec(registry.names[registry.lookup(&alias.names)?].clone())
+    };
+    let mut slots = rest.to_string();
+    let own = call.slots.trim();
+    if !own.is_empty() {
+        if !slots.is_empty() {
+            slots.push(' ');
+        }
+        slots.push_str(own);
+    }
+    Some((named, slots))
+}
+
+/// A line number written as a JSON number or a string.
+fn line_number(v: &Value) -> Option<i64> {
+    match v {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+/// A scope as written: `440,470`, `<100,-1>`, `[500,530]`, `{"start": 1, "end": 5}`, `7`.
+fn scope_text(v: &Value, params: &NativeParameters) -> Option<String> {
+    match v {
+        Value::String(s) => {
+            let t = s.trim();
+            let t = t
+                .strip_prefix('<')
+                .and_then(|x| x.strip_suffix('>'))
+                .or_else(|| t.strip_prefix('[').and_then(|x| x.strip_suffix(']')))
+                .unwrap_or(t)
+                .trim();
+            if t.is_empty() || t.contains(['\n', '<', '>']) {
+                return None;
+            }
+            // `3, 9` is `3,9`.
+            Some(t.split(',').map(str::trim).collect::<Vec<_>>().join(","))
+        }
+        Value::Number(n) => Some(n.to_string()),
+        Value::Array(items) if !items.is_empty() && items.len() <= 2 => {
+            let nums: Option<Vec<i64>> = items.iter().map(line_number).collect();
+            Some(nums?.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(","))
+        }
+        Value::Object(m) => {
+            let get = |keys: &[String]| m.iter().find(|(k, _)| listed(k, keys)).map(|(_, v)| v);
+            let start = line_number(get(&params.scope_start)?)?;
+            let end = match get(&params.scope_end) {
+                Some(v) => line_number(v)?.to_string(),
+                None => params.open_end.clone(),
+            };
+            if m.len() > 2 {
+                return None;
+            }
+            Some(format!("{start},{end}"))
+        }
+        _ => None,
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.trim().replace(['\r', '\n'], " ")
+}
+
+/// The first `(…)` written in slots.
+fn slot_target(slots: &str) -> Option<&str> {
+    let open = slots.find('(')?;
+    let close = slots[open..].find(')')? + open;
+    Some(&slots[open + 1..close])
+}
+
+/// The taught form for a call naming `named`, with the target it wrote if any.
+pub(crate) fn taught(named: Option<&Named>, target: Option<&str>, rules: &Rules) -> Taught {
+    match named {
+        None => Taught::Unknown,
+        Some(Named::Exec(name)) => Taught::Body { name: name.clone(), noun: "native-receipt.noun.executor".into() },
+        Some(Named::Op(i)) => {
+            let op = rules.op(*i);
+            if matches!(op.operands, Operands::Required | Operands::Group | Operands::Two) {
+                return Taught::Target { op: op.name.clone(), target: target.unwrap_or("path").to_string() };
+            }
+            let noun = format!("native-receipt.noun.{}", op.name);
+            if rules.tables.diagnostics.iter().any(|d| d.id == noun) {
+                Taught::Body { name: op.name.clone(), noun }
+            } else {
+                Taught::Plain { name: op.name.clone() }
+            }
+        }
+    }
+}
+
+/// Reads a call as the heading and body of an operation; a refusal names the taught form.
+pub(crate) fn map(call: &Call, rules: &Rules, registry: &Registry, params: &NativeParameters) -> Result<Mapped, Taught> {
+    let Some((named, slots)) = resolve(call, rules, registry, params) else { return Err(Taught::Unknown) };
+    let exec = matches!(named, Named::Exec(_));
+    let mut target: Option<String> = None;
+    let mut scope: Option<String> = None;
+    let (mut start, mut end, mut offset, mut count) = (None, None, None, None);
+    let mut options: Map<String, Value> = Map::new();
+    let mut aside = call.aside.clone();
+    let mut body: Option<String> = None;
+    let mut ok = true;
+    for (key, value) in &call.args {
+        if value.is_null() {
+            continue;
+        }
+        if listed(key, &params.target) {
+            ok &= target.is_none();
+            target = Some(one_line(&as_text(value)));
+        } else if listed(key, &params.scope) {
+            ok &= scope.is_none();
+            match scope_text(value, params) {
+                Some(t) => scope = Some(t),
+                None => ok = false,
+            }
+        } else if listed(key, &params.scope_start) {
+            start = line_number(value);
+            ok &= start.is_some();
+        } else if listed(key, &params.scope_end) {
+            end = line_number(value);
+            ok &= end.is_some();
+        } else if listed(key, &params.scope_offset) {
+            offset = line_number(value);
+            ok &= offset.is_some();
+        } else if listed(key, &params.scope_count) {
+            count = line_number(value).filter(|n| *n > 0);
+            ok &= count.is_some();
+        } else if listed(key, &params.matcher) {
+            options.insert(params.matcher_option.clone(), Value::String(as_text(value)));
+        } else if listed(key, &params.aside) {
+            aside = Some(one_line(&as_text(value)));
+        } else if listed(key, &params.body) && (value.is_string() || !exec) {
+            ok &= body.is_none();
+            body = Some(as_text(value));
+        } else if exec && params.executor_options {
+            options.insert(key.clone(), value.clone());
+        } else {
+            ok = false;
+        }
+    }
+    let target_shown = target.clone().or_else(|| slot_target(&slots).map(str::to_string));
+    let refuse = |target: Option<&str>| Err(taught(Some(&named), target, rules));
+    if !ok {
+        return refuse(target_shown.as_deref());
+    }
+    // Scope pieces written apart.
+    if start.is_some() || end.is_some() || offset.is_some() || count.is_some() {
+        if scope.is_some() {
+            return refuse(target_shown.as_deref());
+        }
+        scope = match (start, end, offset, count) {
+            (Some(a), Some(b), None, None) => Some(format!("{a},{b}")),
+            (Some(a), None, None, None) => Some(format!("{a},{}", params.open_end)),
+            (None, Some(b), None, None) => Some(format!("1,{b}")),
+            (None, None, Some(a), Some(n)) => Some(format!("{a},{}", a + n - 1)),
+            (None, None, Some(a), None) => Some(format!("{a},{}", params.open_end)),
+            _ => return refuse(target_shown.as_deref()),
+        };
+    }
+    let name = match &named {
+        Named::Op(i) => rules.op(*i).name.clone(),
+        Named::Exec(n) => n.clone(),
+    };
+    if !exec && params.target_required.iter().any(|o| *o == name) && target_shown.is_none() {
+        return refuse(None);
+    }
+    // Slots written after the name come before a scope given apart (a heading-in-name's
+    // target), and after a target given apart (a heading-in-name's scope or aside).
+    let mut heading = name;
+    if let Some(t) = &target {
+        let t = t.strip_prefix('(').and_then(|x| x.strip_suffix(')')).unwrap_or(t);
+        heading.push_str(&format!(" ({t})"));
+    }
+    if !slots.is_empty() {
+        heading.push(' ');
+        heading.push_str(&one_line(&slots));
+    }
+    if let Some(sc) = &scope {
+        heading.push_str(&format!(" <{sc}>"));
+    }
+    if !options.is_empty() {
+        heading.push_str(&format!(" [{}]", Value::Object(options)));
+    }
+    if let Some(a) = aside.filter(|a| !a.is_empty()) {
+        heading.push_str(&format!(" <!-- {a} -->"));
+    }
+    let body = body.or_else(|| call.text.clone()).filter(|b| !b.is_empty());
+    Ok(Mapped { heading, body })
+}
+
+/// The taught form of a call whether or not it maps (for the receipt of a block left as written).
+pub(crate) fn taught_for(call: &Call, rules: &Rules, registry: &Registry, params: &NativeParameters) -> Taught {
+    match map(call, rules, registry, params) {
+        Err(t) => t,
+        Ok(_) => {
+            let resolved = resolve(call, rules, registry, params);
+            let named = resolved.as_ref().map(|r| &r.0);
+            let target = call
+                .args
+                .iter()
+                .find(|(k, _)| listed(k, &params.target))
+                .map(|(_, v)| one_line(&as_text(v)))
+                .or_else(|| resolved.as_ref().and_then(|r| slot_target(&r.1).map(str::to_string)));
+            taught(named, target.as_deref(), rules)
+        }
+    }
+}

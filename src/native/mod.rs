@@ -1,0 +1,495 @@
+//! Native tool-call markup (§native-tool-calls, §native-tool-call-receipt).
+//!
+//! An emission that yields no operation may be a model's own tool-call markup. The families are
+//! data — one `rules/native/<family>.yaml` each, holding its markers, its call shapes and its
+//! recovery flags — and the call-piece table is `rules/native/parameters.yaml`; the code here
+//! knows shapes, never a family's strings:
+//!
+//! - [`compile`] composes every family's spellings into aho-corasick automata;
+//! - the scan below walks the emission, skipping quotations (§quotation: markup inside a fenced
+//!   code block is data), and reads each block a family opens with [`element`] or [`forms`];
+//! - [`map`] reads each call as an operation through the call-piece table;
+//! - the rewrite writes every call as a fenced statement, keeping each block's line count where
+//!   its lines allow so positions name the source line, and growing an inline block to its fences.
+//!
+//! A call with an unknown name or parameter, or a FIND, READ, EDIT, COPY or MOVE naming no
+//! target, leaves the whole emission as it was; the first block then draws the receipt.
+
+mod compile;
+mod element;
+mod forms;
+mod map;
+mod text;
+
+use serde_json::Value;
+
+use crate::rules::model::NativeParameters;
+use crate::rules::{DiagId, Rules};
+use crate::scan::Registry;
+use compile::{Compiled, Opening};
+use map::Taught;
+use text::*;
+
+/// What reading an emission's native markup produced.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NativeReading {
+    /// The emission with every mapped call rewritten as a fenced PLURNK statement.
+    pub rewritten: Option<String>,
+    /// The receipt of the first native block (used when the emission stays as it was).
+    pub receipt: Option<Receipt>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Receipt {
+    /// 0-based line index and byte offset in that line.
+    pub line: u32,
+    pub at: usize,
+    /// The diagnostic text, fully formed.
+    pub message: String,
+}
+
+/// One call as the markup wrote it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Call {
+    /// Byte whose line the statement's heading takes.
+    pub anchor: usize,
+    /// The called name as written; with `heading_ok`, it may carry the heading's slots.
+    pub name: String,
+    /// Heading slots written in the tag after the name.
+    pub slots: String,
+    pub heading_ok: bool,
+    /// Arguments in written order.
+    pub args: Vec<(String, Value)>,
+    /// Plain text inside the call: the body.
+    pub text: Option<String>,
+    /// An aside given by the markup itself (a `comment` attribute).
+    pub aside: Option<String>,
+}
+
+/// One block of native markup found in the emission.
+#[derive(Debug, Clone)]
+struct Found {
+    start: usize,
+    end: usize,
+    /// The block's opening markup as written.
+    marker: String,
+    calls: Vec<Call>,
+    /// Every call was read (whether or not it maps).
+    readable: bool,
+}
+
+struct Ctx<'a> {
+    c: &'a Compiled,
+    rules: &'a Rules,
+    registry: &'a Registry,
+    params: &'a NativeParameters,
+    /// A bare JSON value already ran to the end of the input unclosed: every later one would
+    /// too, so none is read again (keeps the scan linear).
+    json_unclosed: std::cell::Cell<bool>,
+}
+
+impl Ctx<'_> {
+    fn maps(&self, call: &Call) -> bool {
+        map::map(call, self.rules, self.registry, self.params).is_ok()
+    }
+
+    fn names_something(&self, call: &Call) -> bool {
+        map::resolve(call, self.rules, self.registry, self.params).is_some()
+    }
+}
+
+/// Reads native markup in `input`. Called only for an emission that yields no operation.
+pub fn read(input: &str, rules: &Rules, registry: &Registry) -> NativeReading {
+    compile::with(rules, |c| {
+        let Some(params) = c.params.as_ref() else { return NativeReading::default() };
+        let ctx = Ctx { c, rules, registry, params, json_unclosed: Default::default() };
+        let found = scan(&ctx, input, 0, input.len());
+        let Some(first) = found.first() else { return NativeReading::default() };
+        let receipt = Some(receipt_of(&ctx, input, first));
+        let mut mapped = Vec::new();
+        for b in &found {
+            if !b.readable {
+                return NativeReading { rewritten: None, receipt };
+            }
+            for call in &b.calls {
+                match map::map(call, rules, registry, params) {
+                    Ok(m) => mapped.push(m),
+                    Err(_) => return NativeReading { rewritten: None, receipt },
+                }
+            }
+        }
+        if mapped.is_empty() {
+            return NativeReading { rewritten: None, receipt };
+        }
+        NativeReading { rewritten: Some(rewrite(input, &found, &mapped)), receipt }
+    })
+}
+
+/// The receipt of the first native block that opens inside one of `spans` (byte ranges of
+/// outside text, in order), for an emission that yields operations: §native-tool-call-receipt
+/// names the first remaining native-call block in outside text.
+pub fn receipt_in(input: &str, spans: &[(usize, usize)], rules: &Rules, registry: &Registry) -> Option<Receipt> {
+    compile::with(rules, |c| {
+        let params = c.params.as_ref()?;
+        let ctx = Ctx { c, rules, registry, params, json_unclosed: Default::default() };
+        for &(from, to) in spans {
+            let to = to.min(input.len());
+            if from >= to || !input.is_char_boundary(from) || !input.is_char_boundary(to) {
+                continue;
+            }
+            if let Some(b) = scan(&ctx, input, from, to).first() {
+                return Some(receipt_of(&ctx, input, b));
+            }
+        }
+        None
+    })
+}
+
+fn receipt_of(ctx: &Ctx, input: &str, b: &Found) -> Receipt {
+    let taught = b
+        .calls
+        .iter()
+        .find(|c| !ctx.maps(c))
+        .or(b.calls.first())
+        .map(|c| map::taught_for(c, ctx.rules, ctx.registry, ctx.params))
+        .unwrap_or(Taught::Unknown);
+    let marker = b.marker.as_str();
+    let message = match &taught {
+        Taught::Unknown => ctx.rules.text(DiagId::NativeReceiptUnknown, &[("marker", marker)]),
+        Taught::Target { op, target } => {
+            let form = format!("{op} ({target})");
+            ctx.rules.text(DiagId::NativeReceiptWithTarget, &[("marker", marker), ("form", &form)])
+        }
+        Taught::Body { name, noun } => {
+            let noun = ctx.rules.text_by_name(noun, &[]);
+            ctx.rules.text(DiagId::NativeReceiptWithBody, &[("marker", marker), ("name", name), ("noun", &noun)])
+        }
+        Taught::Plain { name } => ctx.rules.text(DiagId::NativeReceiptPlain, &[("marker", marker), ("name", name)]),
+    };
+    let ls = line_start(input, b.start);
+    let line = input.as_bytes()[..ls].iter().filter(|&&c| c == b'\n').count() as u32;
+    Receipt { line, at: b.start - ls, message }
+}
+
+/// A quotation fence opening at line start `ls` (line end `le`): its character and width.
+fn fence_open(s: &str, ls: usize, le: usize) -> Option<(u8, usize)> {
+    let b = s.as_bytes();
+    let mut i = ls;
+    while i < le && i - ls < 4 && b[i] == b' ' {
+        i += 1;
+    }
+    if i - ls > 3 || i >= le || !(b[i] == b'`' || b[i] == b'~') {
+        return None;
+    }
+    let ch = b[i];
+    let mut w = 0;
+    while i + w < le && b[i + w] == ch {
+        w += 1;
+    }
+    if w < 3 || (ch == b'`' && s[i + w..le].contains('`')) {
+        return None;
+    }
+    Some((ch, w))
+}
+
+fn fence_closes(s: &str, ls: usize, le: usize, ch: u8, w: usize) -> bool {
+    let t = &s[ls..le];
+    let indent = t.len() - t.trim_start_matches(' ').len();
+    let run = t[indent..].bytes().take_while(|&c| c == ch).count();
+    indent <= 3 && run >= w && t[indent + run..].trim().is_empty()
+}
+
+/// The next quotation opening on a line starting at or after `pos`: (start, end).
+fn next_quotation(s: &str, pos: usize, to: usize) -> Option<(usize, usize)> {
+    let mut ls = if pos == 0 || s.as_bytes()[pos - 1] == b'\n' { pos } else { next_line(s, pos)? };
+    while ls < to {
+        let le = line_end(s, ls).min(to);
+        if let Some((ch, w)) = fence_open(s, ls, le) {
+            let mut l = next_line(s, ls);
+            while let Some(l2) = l.filter(|&l2| l2 < to) {
+                let e2 = line_end(s, l2).min(to);
+                if fence_closes(s, l2, e2, ch, w) {
+                    return Some((ls, e2));
+                }
+                l = next_line(s, l2);
+            }
+            return Some((ls, to));
+        }
+        ls = next_line(s, ls)?;
+    }
+    None
+}
+
+fn next_line(s: &str, p: usize) -> Option<usize> {
+    memchr::memchr(b'\n', &s.as_bytes()[p..]).map(|i| p + i + 1)
+}
+
+/// Every native block in `s[from..to]`, in order, outside quotations.
+fn scan(ctx: &Ctx, s: &str, from: usize, to: usize) -> Vec<Found> {
+    let mut out = Vec::new();
+    let mut pos = from;
+    // The next quotation, looked up again only once the scan passes its start; `None` once
+    // no quotation is left.
+    let mut quote: Option<Option<(usize, usize)>> = None;
+    while pos < to {
+        let Some((m0, _, pat)) = ctx.c.openings.find(s, pos, to) else { break };
+        if quote.map(|q| q.map(|q| q.0 < pos).unwrap_or(false)).unwrap_or(true) {
+            quote = Some(next_quotation(s, pos, to));
+        }
+        let quote = quote.flatten();
+        if let Some((q0, q1)) = quote {
+            if q0 <= m0 {
+                pos = (q1 + 1).min(to).max(pos + 1);
+                continue;
+            }
+        }
+        match open_block(ctx, s, m0, to, &ctx.c.opens[pat]) {
+            Some(b) => {
+                pos = b.end.max(m0 + 1);
+                out.push(b);
+            }
+            None => pos = m0 + s[m0..].chars().next().map(char::len_utf8).unwrap_or(1),
+        }
+        while pos < to && !s.is_char_boundary(pos) {
+            pos += 1;
+        }
+    }
+    out
+}
+
+/// The block one of `blocks` opens at `at`: the first whose calls all map, else the first read.
+fn open_block(ctx: &Ctx, s: &str, at: usize, to: usize, blocks: &[usize]) -> Option<Found> {
+    let mut first: Option<Found> = None;
+    for &bi in blocks {
+        let b = &ctx.c.blocks[bi];
+        if b.line_start && !s[line_start(s, at)..at].bytes().all(|c| c == b' ' || c == b'\t') {
+            continue;
+        }
+        let Some(mut found) = read_block(ctx, s, at, to, bi) else { continue };
+        if b.by_name && !found.calls.iter().any(|c| ctx.names_something(c)) {
+            continue;
+        }
+        if b.recovery.stray_closers {
+            // Closing tags left over after the block are markup noise.
+            let mut e = found.end;
+            loop {
+                let q = skip_ws(s, e, to);
+                match closing_tag_at(s, q, to) {
+                    Some(x) => e = x,
+                    None => break,
+                }
+            }
+            if e > found.end {
+                found.end = e;
+            }
+        }
+        if found.readable && !found.calls.is_empty() && found.calls.iter().all(|c| ctx.maps(c)) {
+            return Some(found);
+        }
+        if first.is_none() {
+            first = Some(found);
+        }
+    }
+    first
+}
+
+fn read_block(ctx: &Ctx, s: &str, at: usize, to: usize, bi: usize) -> Option<Found> {
+    let b = &ctx.c.blocks[bi];
+    match b.opening {
+        Opening::Element => {
+            let compile::Form::Elements(el) = b.forms.first()? else { return None };
+            let (calls, end, marker, readable) = element::read(s, at, to, el, &b.recovery)?;
+            Some(Found { start: at, end, marker, calls, readable })
+        }
+        Opening::Json => {
+            if ctx.json_unclosed.get() {
+                return None;
+            }
+            let Some((calls, end, _)) = sequence_in(ctx, s, at, to, bi, false) else {
+                let mut it = serde_json::Deserializer::from_str(&s[at..to]).into_iter::<Value>();
+                if matches!(it.next(), Some(Err(e)) if e.is_eof()) {
+                    ctx.json_unclosed.set(true);
+                }
+                return None;
+            };
+            let le = line_end(s, at);
+            let first_line = s[at..le.max(at)].trim_end();
+            let marker = match first_line.char_indices().nth(60) {
+                Some((i, _)) => format!("{}…", &first_line[..i]),
+                None => first_line.to_string(),
+            };
+            Some(Found { start: at, end, marker, calls, readable: true })
+        }
+        Opening::Marker => {
+            let cs = b.start.at(s, at, to)?;
+            let marker = s[at..cs].to_string();
+            let next_same = b.start.find(s, cs, to).map(|m| m.0).unwrap_or(to);
+            let (ce, closed) = match b.end.find(s, cs, next_same) {
+                Some((a, e, _)) => (a, Some(e)),
+                None => (next_same, None),
+            };
+            if closed.is_none() && !b.recovery.missing_end {
+                return Some(Found { start: at, end: cs, marker, calls: Vec::new(), readable: false });
+            }
+            let mut calls = Vec::new();
+            let mut readable = true;
+            let mut consumed = cs;
+            if !b.call_start.is_empty() {
+                let mut p = cs;
+                while let Some((c0, c1, _)) = b.call_start.find(s, p, ce) {
+                    let next_call = b.call_start.find(s, c1, ce).map(|m| m.0).unwrap_or(ce);
+                    let (body_end, call_end) = match b.call_end.find(s, c1, next_call) {
+                        Some((a, e, _)) => (a, e),
+                        None if b.recovery.missing_end => (next_call, next_call),
+                        None => {
+                            readable = false;
+                            break;
+                        }
+                    };
+                    match b.forms.iter().find_map(|f| forms::read(f, s, c1, body_end, true, &b.recovery)) {
+                        Some((mut got, _)) if got.len() == 1 => {
+                            got[0].anchor = c0;
+                            calls.append(&mut got);
+                        }
+                        _ => readable = false,
+                    }
+                    consumed = call_end;
+                    p = call_end.max(c1);
+                }
+                if calls.is_empty() {
+                    readable = false;
+                }
+            } else {
+                match sequence_in(ctx, s, cs, ce, bi, closed.is_some()) {
+                    Some((mut got, end, all)) => {
+                        if let Some(c) = got.first_mut() {
+                            c.anchor = at;
+                        }
+                        calls = got;
+                        consumed = end;
+                        readable = all || closed.is_none();
+                    }
+                    None => readable = false,
+                }
+            }
+            let end = match closed {
+                Some(e) => e,
+                None if calls.is_empty() => cs,
+                None => consumed,
+            };
+            Some(Found { start: at, end, marker, calls, readable })
+        }
+    }
+}
+
+/// Calls written one after another in `s[p..to]`, separated by the block's separators: the
+/// calls, where the last ended, and whether everything up to `to` was read.
+fn sequence_in(ctx: &Ctx, s: &str, p: usize, to: usize, bi: usize, closed: bool) -> Option<(Vec<Call>, usize, bool)> {
+    let b = &ctx.c.blocks[bi];
+    let mut calls = Vec::new();
+    let mut q = p;
+    let mut end = p;
+    loop {
+        let at = skip_ws(s, q, to);
+        if at >= to {
+            return (!calls.is_empty()).then_some((calls, end, true));
+        }
+        if !calls.is_empty() {
+            if let Some(e) = b.separators.at(s, at, to) {
+                q = e;
+                continue;
+            }
+            if b.recovery.stray_closers {
+                if let Some(e) = closing_tag_at(s, at, to) {
+                    q = e;
+                    end = e;
+                    continue;
+                }
+            }
+        }
+        match b.forms.iter().find_map(|f| forms::read(f, s, at, to, closed, &b.recovery)) {
+            Some((mut got, e)) => {
+                calls.append(&mut got);
+                end = e;
+                q = e.max(at + 1);
+            }
+            None => return (!calls.is_empty()).then_some((calls, end, false)),
+        }
+    }
+}
+
+/// The 0-based line of byte `p`.
+fn line_of(starts: &[usize], p: usize) -> usize {
+    match starts.binary_search(&p) {
+        Ok(i) => i,
+        Err(i) => i - 1,
+    }
+}
+
+/// The emission with each block replaced by its calls' fenced statements. A statement's heading
+/// takes its call's line when the lines before it allow; text after a block keeps its line.
+fn rewrite(input: &str, found: &[Found], mapped: &[map::Mapped]) -> String {
+    let mut starts = vec![0];
+    starts.extend(input.bytes().enumerate().filter(|(_, c)| *c == b'\n').map(|(i, _)| i + 1));
+    let mut out = String::with_capacity(input.len() + 64);
+    let mut cur = 0usize;
+    let mut src = 0usize;
+    let mut m = mapped.iter();
+    for b in found {
+        let pre = &input[src..b.start];
+        out.push_str(pre);
+        cur += pre.bytes().filter(|&c| c == b'\n').count();
+        let tail_start = out.rfind('\n').map(|i| i + 1).unwrap_or(0);
+        if out[tail_start..].trim().is_empty() {
+            out.truncate(tail_start);
+        } else {
+            out.push('\n');
+            cur += 1;
+        }
+        for call in &b.calls {
+            let Some(st) = m.next() else { break };
+            let want = line_of(&starts, call.anchor);
+            while cur < want {
+                out.push('\n');
+                cur += 1;
+            }
+            let body = st.body.as_deref().unwrap_or("");
+            let mut width = 4;
+            for line in body.lines() {
+                let run = line.trim_start().bytes().take_while(|&c| c == b'`').count();
+                width = width.max(run + 1);
+            }
+            let fence = "`".repeat(width);
+            out.push_str(&fence);
+            out.push_str(&st.heading.replace(['\r', '\n'], " "));
+            out.push('\n');
+            cur += 1;
+            if !body.is_empty() {
+                out.push_str(body);
+                out.push('\n');
+                cur += body.bytes().filter(|&c| c == b'\n').count() + 1;
+            }
+            out.push_str(&fence);
+            out.push('\n');
+            cur += 1;
+        }
+        let end = b.end.min(input.len());
+        let last = line_of(&starts, end);
+        let le = input[end..].find('\n').map(|i| end + i).unwrap_or(input.len());
+        if input[end..le].trim().is_empty() {
+            while cur <= last {
+                out.push('\n');
+                cur += 1;
+            }
+            src = if le < input.len() { le + 1 } else { input.len() };
+        } else {
+            while cur < last {
+                out.push('\n');
+                cur += 1;
+            }
+            src = end;
+        }
+    }
+    out.push_str(&input[src..]);
+    out
+}

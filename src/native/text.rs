@@ -1,0 +1,251 @@
+//! Byte-level helpers the native readers share. Every cut falls on an ASCII byte or a marker
+//! match, so every slice stays on a character boundary.
+
+use serde_json::Value;
+
+/// The end of the line holding `p` (before its `\r\n` or `\n`).
+pub(crate) fn line_end(s: &str, p: usize) -> usize {
+    let b = s.as_bytes();
+    let mut e = match memchr::memchr(b'\n', &b[p.min(b.len())..]) {
+        Some(i) => p + i,
+        None => b.len(),
+    };
+    if e > p && b[e - 1] == b'\r' {
+        e -= 1;
+    }
+    e
+}
+
+/// The start of the line holding `p`.
+pub(crate) fn line_start(s: &str, p: usize) -> usize {
+    match memchr::memrchr(b'\n', &s.as_bytes()[..p.min(s.len())]) {
+        Some(i) => i + 1,
+        None => 0,
+    }
+}
+
+/// Past spaces, tabs and line breaks, up to `to`.
+pub(crate) fn skip_ws(s: &str, mut p: usize, to: usize) -> usize {
+    let b = s.as_bytes();
+    while p < to && matches!(b[p], b' ' | b'\t' | b'\r' | b'\n') {
+        p += 1;
+    }
+    p
+}
+
+/// Past spaces and tabs, up to `to`.
+pub(crate) fn skip_blank(s: &str, mut p: usize, to: usize) -> usize {
+    let b = s.as_bytes();
+    while p < to && matches!(b[p], b' ' | b'\t') {
+        p += 1;
+    }
+    p
+}
+
+pub(crate) fn starts_with_ci(s: &str, p: usize, word: &str) -> bool {
+    let b = s.as_bytes();
+    let w = word.as_bytes();
+    p + w.len() <= b.len() && b[p..p + w.len()].eq_ignore_ascii_case(w)
+}
+
+/// A closing tag `</…>` written at `p` (at most 64 bytes, on one line): its end.
+pub(crate) fn closing_tag_at(s: &str, p: usize, to: usize) -> Option<usize> {
+    let b = s.as_bytes();
+    if p + 2 > to || b[p] != b'<' || b[p + 1] != b'/' {
+        return None;
+    }
+    let stop = to.min(p + 66);
+    let mut i = p + 2;
+    while i < stop {
+        match b[i] {
+            b'>' => return Some(i + 1),
+            b'<' | b'\n' => return None,
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Whether the trimmed line is a bare fence: three or more backticks or tildes alone.
+pub(crate) fn is_bare_fence(line: &str) -> bool {
+    let t = line.trim();
+    t.len() >= 3 && (t.bytes().all(|c| c == b'`') || t.bytes().all(|c| c == b'~'))
+}
+
+/// Drops the debris around a call's plain content: closing tags left over (`</parameter>`,
+/// `</>`), openers with no key, and a bare fence closing it.
+pub(crate) fn strip_debris<'a>(
+    mut t: &'a str,
+    closers: bool,
+    fence: bool,
+    keyless_opener: &dyn Fn(&str) -> Option<usize>,
+) -> &'a str {
+    loop {
+        let before = t.len();
+        t = t.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\r' || c == '\n');
+        if closers {
+            if let Some(e) = closing_tag_at(t, 0, t.len()) {
+                t = &t[e..];
+            }
+            if t.ends_with('>') {
+                if let Some(open) = t.rfind("</") {
+                    if closing_tag_at(t, open, t.len()) == Some(t.len()) {
+                        t = &t[..open];
+                    }
+                }
+            }
+            if let Some(e) = keyless_opener(t) {
+                t = &t[e..];
+            }
+        }
+        if fence {
+            let last = match t.rfind('\n') {
+                Some(i) => i + 1,
+                None => 0,
+            };
+            if last > 0 && is_bare_fence(&t[last..]) {
+                t = &t[..last];
+            }
+        }
+        if t.len() == before {
+            return t;
+        }
+    }
+}
+
+/// Drops blank lines before the text and whitespace after it; the text itself stays exact.
+pub(crate) fn trim_lines(t: &str) -> &str {
+    let t = t.trim_end();
+    let mut start = 0;
+    for (i, c) in t.char_indices() {
+        match c {
+            '\n' => start = i + 1,
+            ' ' | '\t' | '\r' => {}
+            _ => break,
+        }
+    }
+    &t[start..]
+}
+
+/// One line break removed from each end of an argument's value (`<parameter=k>\nv\n</parameter>`).
+pub(crate) fn trim_value(v: &str) -> &str {
+    let v = v.strip_prefix("\r\n").or_else(|| v.strip_prefix('\n')).unwrap_or(v);
+    v.strip_suffix("\r\n").or_else(|| v.strip_suffix('\n')).unwrap_or(v)
+}
+
+/// A JSON value written at `p` (after whitespace), read up to `to`: the value and its end. With
+/// `repair`, a value the input cut off (an unclosed string, object or array) is closed.
+pub(crate) fn json_at(s: &str, p: usize, to: usize, repair: bool) -> Option<(Value, usize)> {
+    let p = skip_ws(s, p, to);
+    if p >= to {
+        return None;
+    }
+    let text = &s[p..to];
+    let mut it = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    match it.next() {
+        Some(Ok(v)) => Some((v, p + it.byte_offset())),
+        Some(Err(e)) if repair && e.is_eof() => {
+            let fixed = close_json(text)?;
+            let v: Value = serde_json::from_str(&fixed).ok()?;
+            Some((v, to))
+        }
+        _ => None,
+    }
+}
+
+/// Closes what a cut-off JSON text left open.
+fn close_json(text: &str) -> Option<String> {
+    let mut stack = Vec::new();
+    let mut in_str = false;
+    let mut esc = false;
+    for c in text.bytes() {
+        if in_str {
+            if esc {
+                esc = false;
+            } else if c == b'\\' {
+                esc = true;
+            } else if c == b'"' {
+                in_str = false;
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_str = true,
+            b'{' => stack.push(b'}'),
+            b'[' => stack.push(b']'),
+            b'}' | b']' => {
+                if stack.pop() != Some(c) {
+                    return None;
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = text.trim_end().to_string();
+    if esc {
+        out.pop();
+    }
+    if in_str {
+        out.push('"');
+    }
+    while let Some(c) = stack.pop() {
+        out.push(c as char);
+    }
+    Some(out)
+}
+
+/// Offsets of the top-level items of the JSON array written at `p` (`[` at `p`).
+pub(crate) fn array_items(s: &str, p: usize, to: usize) -> Vec<usize> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut in_str = false;
+    let mut esc = false;
+    let mut want = false;
+    let mut i = p;
+    while i < to {
+        let c = b[i];
+        if in_str {
+            if esc {
+                esc = false;
+            } else if c == b'\\' {
+                esc = true;
+            } else if c == b'"' {
+                in_str = false;
+            }
+            i += 1;
+            continue;
+        }
+        if want && !matches!(c, b' ' | b'\t' | b'\r' | b'\n') {
+            out.push(i);
+            want = false;
+        }
+        match c {
+            b'"' => in_str = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth == 1 {
+                    want = true;
+                }
+            }
+            b']' | b'}' => {
+                if depth <= 1 {
+                    return out;
+                }
+                depth -= 1;
+            }
+            b',' if depth == 1 => want = true,
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// A JSON value as argument text: a string as is, anything else as JSON.
+pub(crate) fn as_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
