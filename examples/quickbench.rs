@@ -6,7 +6,8 @@ fn main() {
     let opts = plurnk_parser::ParseOptions::default();
     let t = std::time::Instant::now();
     let mut n = 0;
-    while t.elapsed().as_secs_f64() < 3.0 {
+    let rounds: usize = std::env::var("ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(0);
+    while (rounds == 0 && t.elapsed().as_secs_f64() < 3.0) || (rounds > 0 && n < rounds) {
         for i in &inputs {
             let r = plurnk_parser::parse(i, &opts);
             std::hint::black_box(r);

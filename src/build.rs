@@ -196,7 +196,7 @@ pub fn build_region<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, out: &mut Out<'a>) -> b
 
 fn synthetic(ctx: &Ctx<'_, '_>, line: &str, named: Named) -> Segment {
     let end = ctx.cls.name_end(line.as_bytes(), 0);
-    Segment { fence_at: 0, width: 0, named, name: (0, end), end: line.len(), closers: Vec::new(), closed: false }
+    Segment { fence_at: 0, width: 0, named, name: (0, end), end: line.len(), closers: crate::small::Small::new(), closed: false }
 }
 
 /// What a `[metadata]` block before the first target is, for this fence.

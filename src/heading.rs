@@ -7,6 +7,7 @@
 //! (§trailing-slots) by the builder.
 
 use crate::scan::{Classifier, Named};
+use crate::small::Small;
 
 /// One statement's stretch of a heading line.
 #[derive(Debug, Clone)]
@@ -20,7 +21,7 @@ pub struct Segment {
     /// End of the statement's stretch (next opener or line end).
     pub end: usize,
     /// Closing fences inside the stretch, read as if not written (§transparent-inline-closer).
-    pub closers: Vec<(usize, usize)>,
+    pub closers: Small<(usize, usize), 2>,
     /// The statement closes on its line (a closer, or the next opener, §one-line-turn).
     pub closed: bool,
 }
@@ -102,9 +103,16 @@ fn find(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
 
 /// Splits a heading line into its statements. `fence_at`/`width` name the first opener.
 pub fn segments(cls: &Classifier, line: &str, fence_at: usize, width: u32) -> Vec<Segment> {
+    let mut out = Vec::new();
+    segments_into(cls, line, fence_at, width, &mut out);
+    out
+}
+
+/// [`segments`] into a reused buffer (cleared first).
+pub fn segments_into(cls: &Classifier, line: &str, fence_at: usize, width: u32, out: &mut Vec<Segment>) {
+    out.clear();
     let b = line.as_bytes();
     let min = cls.rules.fence_min();
-    let mut out = Vec::new();
     let mut at = fence_at;
     let mut w = width;
     loop {
@@ -114,7 +122,7 @@ pub fn segments(cls: &Classifier, line: &str, fence_at: usize, width: u32) -> Ve
             Some(n) => n,
             None => break,
         };
-        let mut seg = Segment { fence_at: at, width: w, named, name: (name_start, name_end), end: b.len(), closers: Vec::new(), closed: false };
+        let mut seg = Segment { fence_at: at, width: w, named, name: (name_start, name_end), end: b.len(), closers: Small::new(), closed: false };
         let mut i = name_end;
         let mut next: Option<(usize, u32)> = None;
         while i < b.len() {
@@ -175,7 +183,6 @@ pub fn segments(cls: &Classifier, line: &str, fence_at: usize, width: u32) -> Ve
             }
         }
     }
-    out
 }
 
 /// A lexed slot or stretch of a heading, by byte offsets into the line.
@@ -218,9 +225,17 @@ pub struct Lexed {
 
 /// Lexes `[from, seg.end)` of `line`, skipping the segment's closers and zero-width characters.
 pub fn lex(line: &str, from: usize, seg: &Segment, zero_width: &[char], notation: &crate::rules::model::Notation) -> Lexed {
+    let mut out = Lexed::default();
+    lex_into(line, from, seg, zero_width, notation, &mut out);
+    out
+}
+
+/// [`lex`] into a reused buffer (cleared first).
+pub fn lex_into(line: &str, from: usize, seg: &Segment, zero_width: &[char], notation: &crate::rules::model::Notation, out: &mut Lexed) {
+    out.toks.clear();
+    out.stop = None;
     let b = line.as_bytes();
     let end = seg.end;
-    let mut out = Lexed::default();
     let mut i = from;
     // Whether the previous token ended a slot (so a glued character is refused).
     let mut glued = true;
@@ -253,7 +268,7 @@ pub fn lex(line: &str, from: usize, seg: &Segment, zero_width: &[char], notation
                 }
                 None => {
                     out.stop = Some(LexStop::OpenTarget { open: i });
-                    return out;
+                    return;
                 }
             },
             b'[' => match skip_meta(&b[..end], i) {
@@ -264,7 +279,7 @@ pub fn lex(line: &str, from: usize, seg: &Segment, zero_width: &[char], notation
                 }
                 None => {
                     out.stop = Some(LexStop::OpenMeta { open: i });
-                    return out;
+                    return;
                 }
             },
             b'<' if b[i..end].starts_with(b"<!--") => match find(&b[..end], i + 4, b"-->") {
@@ -303,7 +318,7 @@ pub fn lex(line: &str, from: usize, seg: &Segment, zero_width: &[char], notation
                 }
                 if j == s0 {
                     out.toks.push(Tok::Text { start: i });
-                    return out;
+                    return;
                 }
                 out.toks.push(Tok::Arrow { at: i, path: (s0, j) });
                 i = j;
@@ -348,15 +363,14 @@ pub fn lex(line: &str, from: usize, seg: &Segment, zero_width: &[char], notation
             _ => {
                 if glued && i > from {
                     out.stop = Some(LexStop::Bad { at: i });
-                    return out;
+                    return;
                 }
                 out.toks.push(Tok::Text { start: i });
-                return out;
+                return;
             }
         }
     }
-    out
-}
+    }
 
 /// A `<…>` scope starting at `i`: to its `>`, or to the stretch's end (before any closer).
 fn scope_tok(b: &[u8], i: usize, end: usize, seg: &Segment, lead: Option<usize>) -> (Tok, usize) {

@@ -23,6 +23,7 @@ pub mod pair;
 pub mod rules;
 pub mod scan;
 pub mod scope;
+pub mod small;
 pub mod target;
 
 use std::sync::Arc;
@@ -30,7 +31,7 @@ use std::sync::Arc;
 pub use ast::*;
 pub use rules::Rules;
 
-use pair::{OpFacts, PKind, PLine};
+use pair::{PKind, PLine};
 use rules::model::Severity;
 use rules::DiagId;
 use scan::{Class, Classifier, Info, Named, Registry};
@@ -140,25 +141,48 @@ pub fn run<'a>(input: &'a str, options: &ParseOptions, entry: Entry) -> ParseRes
 }
 
 /// One pass of the pipeline over `input` (no native reading, no turn-shape diagnostic).
-/// Every line classified, and the fence lines handed to the pairing search (§pairing-algorithm).
-struct Scanned {
+/// The scratch vectors of one parse, kept per thread so the hot path allocates nothing; each
+/// use clears what it reads, so no result depends on an earlier parse.
+#[derive(Default)]
+struct Workspace {
+    /// Every line, and its class.
     lines: Vec<scan::Line>,
     classes: Vec<Class>,
+    /// The fence lines handed to the pairing search (§pairing-algorithm).
     plines: Vec<PLine>,
     /// Unknown tags with slots written as inline code (§interstitial-fence).
     inline_unknown: Vec<u32>,
+    segs: Vec<heading::Segment>,
+    pair: pair::Buffers,
+    regions: pair::regions::Regions,
+    rb: Vec<pair::regions::Rb>,
+    covered: Vec<(usize, usize)>,
 }
 
-fn scan_input(input: &str, rules: &Rules, cls: &Classifier) -> Scanned {
-    let lines = scan::lines(input);
+thread_local! {
+    static WORKSPACE: std::cell::RefCell<Workspace> = std::cell::RefCell::new(Workspace::default());
+}
+
+/// Runs `f` with this thread's workspace (a fresh one if it is already in use).
+fn with_workspace<R>(f: impl FnOnce(&mut Workspace) -> R) -> R {
+    WORKSPACE.with(|w| match w.try_borrow_mut() {
+        Ok(mut ws) => f(&mut ws),
+        Err(_) => f(&mut Workspace::default()),
+    })
+}
+
+fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) {
+    scan::lines_into(input, &mut ws.lines);
+    let Workspace { lines, classes, plines, inline_unknown, segs, .. } = ws;
+    classes.clear();
+    plines.clear();
+    inline_unknown.clear();
+    let lines: &[scan::Line] = lines;
     let text_of = |i: usize| &input[lines[i].start..lines[i].end];
     // Classify every line; only fence-ish lines reach the pairing search.
-    let mut classes: Vec<Class> = Vec::with_capacity(lines.len());
     for i in 0..lines.len() {
         classes.push(cls.classify(text_of(i)));
     }
-    let mut plines: Vec<PLine> = Vec::new();
-    let mut inline_unknown: Vec<u32> = Vec::new();
     for (i, c) in classes.iter().enumerate() {
         let line = i as u32;
         match *c {
@@ -171,7 +195,7 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier) -> Scanned {
                 if let Info::Chain(named) = f.info {
                     // A closer, then the next opener on the same line (§inline-chain).
                     plines.push(PLine { line, at: f.indent as usize, ch: f.ch, width: f.width, kind: PKind::Bare, forgotten: None, orphan: false });
-                    let segs = heading::segments(&cls, text_of(i), f.info_at, f.chain_width);
+                    heading::segments_into(cls, text_of(i), f.info_at, f.chain_width, segs);
                     let last = segs.last();
                     let compact = last.map(|s| s.closed).unwrap_or(false);
                     let open_width = last.map(|s| s.width).unwrap_or(f.chain_width);
@@ -184,7 +208,7 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier) -> Scanned {
                     Info::Label => PKind::Label,
                     Info::Chain(_) => unreachable!("handled above"),
                     Info::Heading(named) => {
-                        let segs = heading::segments(&cls, text_of(i), f.indent as usize, f.width);
+                        heading::segments_into(cls, text_of(i), f.indent as usize, f.width, segs);
                         let last = segs.last();
                         let compact = last.map(|s| s.closed).unwrap_or(false);
                         let open_width = last.map(|s| s.width).unwrap_or(f.width);
@@ -195,7 +219,7 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier) -> Scanned {
                 let mut orphan = false;
                 if kind == PKind::Bare {
                     if let Some(next) = classes.get(i + 1) {
-                        forgotten = forgotten_tag(&cls, text_of(i + 1), next);
+                        forgotten = forgotten_tag(cls, text_of(i + 1), next);
                     }
                     if i > 0 && classes[i - 1] == Class::Text && scan::has_fence_run(text_of(i - 1), rules.fence_min()) {
                         orphan = true;
@@ -212,16 +236,6 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier) -> Scanned {
             }
         }
     }
-    Scanned { lines, classes, plines, inline_unknown }
-}
-
-fn op_facts(rules: &Rules) -> Vec<OpFacts> {
-    rules
-        .tables
-        .operations
-        .iter()
-        .map(|o| OpFacts { prose: o.prose_body, yields: o.yields_to_native, literal: o.literal_headings, body_repair: o.body_is_repair })
-        .collect()
 }
 
 /// What the pairing search held at its widest on `input` (its bounds, observed).
@@ -232,16 +246,27 @@ pub fn pairing_stats(input: &str, options: &ParseOptions) -> pair::Stats {
     };
     let registry = Registry::new(rules, options.executors.as_deref());
     let cls = Classifier::new(rules, &registry);
-    let scanned = scan_input(input, rules, &cls);
-    pair::pair_with_stats(rules, &op_facts(rules), &scanned.plines).1
+    let mut ws = Workspace::default();
+    scan_input(input, rules, &cls, &mut ws);
+    pair::pair_with_stats(rules, &rules.facts, &ws.plines).1
 }
 
 fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry) -> ParseResult<'a> {
+    with_workspace(|ws| run_in(input, rules, registry, entry, ws))
+}
+
+fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, ws: &mut Workspace) -> ParseResult<'a> {
     let cls = Classifier::new(rules, registry);
-    let Scanned { lines, classes, plines, inline_unknown } = scan_input(input, rules, &cls);
+    scan_input(input, rules, &cls, ws);
+    let mut pairer = pair::Pairer::with_buffers(rules, &rules.facts, std::mem::take(&mut ws.pair));
+    for pl in &ws.plines {
+        pairer.feed(pl);
+    }
+    ws.pair = pairer.finish_into().0;
+    let Workspace { lines, classes, plines, inline_unknown, pair: pair_bufs, regions, rb, covered, .. } = ws;
+    let lines: &[scan::Line] = lines;
+    let classes: &[Class] = classes;
     let text_of = |i: usize| &input[lines[i].start..lines[i].end];
-    let facts = op_facts(rules);
-    let choices = pair::pair(rules, &facts, &plines);
     // A tag of digits alone names no language: its block is unlabeled for the shown-not-run
     // advisory (§quotation).
     let digits_label = |l: u32| {
@@ -249,11 +274,12 @@ fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry
         let t = t.trim_start_matches(['`', '~']).trim();
         !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())
     };
-    let regions = pair::regions::replay(&plines, &choices, digits_label);
+    pair::regions::replay_into(plines, &pair_bufs.committed, digits_label, regions, rb);
+    let regions: &pair::regions::Regions = regions;
 
-    let ctx = build::Ctx { input, lines: &lines, rules, cls: &cls, entry };
+    let ctx = build::Ctx { input, lines, rules, cls: &cls, entry };
     let mut out = build::Out::default();
-    let mut covered: Vec<(usize, usize)> = Vec::new();
+    covered.clear();
     for r in &regions.ops {
         let keep_going = build::build_region(&ctx, r, &mut out);
         covered.push(coverage(&ctx, r));
@@ -266,8 +292,6 @@ fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry
         items.retain(|i| !matches!(i, Item::Text(_)));
         items.sort_by_key(item_position);
         return ParseResult { items, unparsed_tail: None };
-    }
-    {
     }
     for s in &regions.shown {
         let name = match s.named {
@@ -301,7 +325,7 @@ fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry
     }
     // An unknown tag with slots written as inline code is named where it stands outside every
     // operation (§interstitial-fence).
-    for &l in &inline_unknown {
+    for &l in inline_unknown.iter() {
         let ln = lines[l as usize];
         let inside = regions.ops.iter().zip(covered.iter()).any(|(_, &(s, e))| s <= ln.start && ln.start < e);
         if let (false, Class::Fence(f)) = (inside, classes[l as usize]) {
@@ -311,7 +335,7 @@ fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry
         }
     }
     if entry == Entry::Parse {
-        text_items(&ctx, &mut covered, &mut out.items);
+        text_items(&ctx, covered, &mut out.items);
     }
 
     let mut items = out.items;
@@ -439,3 +463,9 @@ fn text_items<'a>(ctx: &build::Ctx<'a, '_>, covered: &mut [(usize, usize)], item
     }
     push(at, ctx.input.len(), items);
 }
+
+// ── Entry points beyond the tiers, rendering helpers, streaming and embedding ───────────────────
+pub mod entry;
+pub use entry::{operation_attempt, parse_reasoning, Attempt, AttemptKind};
+pub mod stream;
+pub use stream::StreamParser;

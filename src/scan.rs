@@ -17,8 +17,15 @@ pub struct Line {
 
 /// Splits `input` into lines. The last line may be empty only when the input is empty.
 pub fn lines(input: &str) -> Vec<Line> {
+    let mut out = Vec::with_capacity(input.len() / 40 + 1);
+    lines_into(input, &mut out);
+    out
+}
+
+/// [`lines`] into a reused buffer (cleared first).
+pub fn lines_into(input: &str, out: &mut Vec<Line>) {
+    out.clear();
     let bytes = input.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len() / 40 + 1);
     let mut start = 0;
     for nl in memchr::memchr_iter(b'\n', bytes) {
         let end = if nl > start && bytes[nl - 1] == b'\r' { nl - 1 } else { nl };
@@ -28,7 +35,6 @@ pub fn lines(input: &str) -> Vec<Line> {
     if start < bytes.len() || out.is_empty() {
         out.push(Line { start, end: bytes.len(), next: bytes.len() });
     }
-    out
 }
 
 /// Code points in `s` (a column count, §parser-position).
@@ -49,29 +55,29 @@ pub enum Named {
 /// The executors a parse knows: the host's names, matched under §executor-case and
 /// §executor-js-spelling.
 #[derive(Debug, Clone)]
-pub struct Registry {
-    pub names: Vec<String>,
+pub struct Registry<'o> {
+    pub names: &'o [String],
     case_insensitive: bool,
     /// (spelling, index of the executor it names)
-    aliases: Vec<(String, usize)>,
+    aliases: crate::small::Small<(&'o str, usize), 2>,
 }
 
-impl Registry {
-    pub fn new(rules: &Rules, executors: Option<&[String]>) -> Registry {
-        let names: Vec<String> = match executors {
-            Some(list) => list.to_vec(),
-            None => rules.tables.executors.default.clone(),
+impl<'o> Registry<'o> {
+    pub fn new(rules: &'o Rules, executors: Option<&'o [String]>) -> Registry<'o> {
+        let names: &'o [String] = match executors {
+            Some(list) => list,
+            None => &rules.tables.executors.default,
         };
         let case_insensitive = rules.tables.executors.case_insensitive;
         let find = |n: &str| {
             names.iter().position(|x| if case_insensitive { x.eq_ignore_ascii_case(n) } else { x == n })
         };
-        let mut aliases = Vec::new();
+        let mut aliases = crate::small::Small::new();
         for a in &rules.tables.executors.aliases {
             // registered-target-unregistered-spelling: the only `when` the schema admits.
             if let Some(target) = find(&a.names) {
                 if find(&a.spelling).is_none() {
-                    aliases.push((a.spelling.clone(), target));
+                    aliases.push((a.spelling.as_str(), target));
                 }
             }
         }
@@ -134,13 +140,13 @@ pub enum Class {
 
 pub struct Classifier<'r> {
     pub rules: &'r Rules,
-    pub registry: &'r Registry,
+    pub registry: &'r Registry<'r>,
     ops_upper_first: [bool; 256],
     exec_first: [bool; 256],
 }
 
 impl<'r> Classifier<'r> {
-    pub fn new(rules: &'r Rules, registry: &'r Registry) -> Classifier<'r> {
+    pub fn new(rules: &'r Rules, registry: &'r Registry<'r>) -> Classifier<'r> {
         let mut ops_upper_first = [false; 256];
         for op in &rules.tables.operations {
             ops_upper_first[op.name.as_bytes()[0] as usize] = true;
@@ -150,7 +156,7 @@ impl<'r> Classifier<'r> {
             exec_first[b.to_ascii_lowercase() as usize] = true;
             exec_first[b.to_ascii_uppercase() as usize] = true;
         };
-        for n in &registry.names {
+        for n in registry.names {
             if let Some(&b) = n.as_bytes().first() {
                 mark(b);
             }

@@ -500,7 +500,8 @@ fn native_tool_calls_operation_present_is_not_rewritten() {
 #[test]
 fn native_tool_call_receipt_beside_operations() {
     let rules = Rules::builtin();
-    let registry = Registry::new(rules, Some(&["sh".to_string()]));
+    let names = ["sh".to_string()];
+    let registry = Registry::new(rules, Some(&names));
     let input = "````READ (a.md)\n````\n\n<｜｜DSML｜｜ calls>\n<｜｜DSML｜｜ invoke name=\"READ\" path=\"b.md\" />\n</｜｜DSML｜｜ calls>";
     let from = input.find("\n\n").unwrap();
     let r = native::receipt_in(input, &[(from, input.len())], rules, &registry).expect("a receipt");

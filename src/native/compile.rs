@@ -23,10 +23,12 @@ impl Markers {
         if pats.is_empty() {
             return Markers { ac: None };
         }
+        // A DFA: searched once per emission over outside text, it must run near memchr speed.
         let ac = AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::LeftmostLongest)
             .start_kind(StartKind::Both)
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
             .build(&pats)
             .ok();
         Markers { ac }

@@ -81,7 +81,7 @@ struct Found {
 struct Ctx<'a> {
     c: &'a Compiled,
     rules: &'a Rules,
-    registry: &'a Registry,
+    registry: &'a Registry<'a>,
     params: &'a NativeParameters,
     /// A bare JSON value already ran to the end of the input unclosed: every later one would
     /// too, so none is read again (keeps the scan linear).

@@ -240,6 +240,19 @@ pub struct Stats {
 /// the opener width the move uses (a glued closer's heading width, for instance).
 pub type Choices = Vec<(u32, Move, u32)>;
 
+/// The search's vectors, kept between parses so the hot path allocates nothing.
+#[derive(Default)]
+pub struct Buffers {
+    nodes: Vec<Node>,
+    /// The chosen moves after `finish`.
+    pub committed: Choices,
+    complete: Vec<Cand>,
+    repaired: Vec<Cand>,
+    next_c: Vec<Cand>,
+    next_r: Vec<Cand>,
+    succ: Vec<(Cand, Move, u32)>,
+}
+
 pub struct Pairer<'r> {
     rules: &'r Rules,
     facts: &'r [OpFacts],
@@ -263,22 +276,35 @@ pub struct Pairer<'r> {
 
 impl<'r> Pairer<'r> {
     pub fn new(rules: &'r Rules, facts: &'r [OpFacts]) -> Pairer<'r> {
+        Self::with_buffers(rules, facts, Buffers::default())
+    }
+
+    /// A search reusing `bufs` (cleared here).
+    pub fn with_buffers(rules: &'r Rules, facts: &'r [OpFacts], mut bufs: Buffers) -> Pairer<'r> {
         let p = &rules.tables.pairing;
         let root = Cand { stack: Stack::new(), cost: [0; MAX_COUNTERS], key: [0; MAX_COUNTERS + 2], hist: NO_NODE, runon: false, unrun: 0 };
+        bufs.nodes.clear();
+        bufs.committed.clear();
+        bufs.complete.clear();
+        bufs.complete.push(root);
+        bufs.repaired.clear();
+        bufs.next_c.clear();
+        bufs.next_r.clear();
+        bufs.succ.clear();
         Pairer {
             rules,
             facts,
             max_depth: (p.max_depth as usize).clamp(2, DEPTH_CAP),
             max_cands: (p.max_candidates as usize).max(1),
             min_width: rules.fence_min(),
-            nodes: Vec::new(),
-            committed: Vec::new(),
-            complete: vec![root],
-            repaired: Vec::new(),
+            nodes: bufs.nodes,
+            committed: bufs.committed,
+            complete: bufs.complete,
+            repaired: bufs.repaired,
             prev_line: u32::MAX,
-            next_c: Vec::new(),
-            next_r: Vec::new(),
-            succ: Vec::with_capacity(8),
+            next_c: bufs.next_c,
+            next_r: bufs.next_r,
+            succ: bufs.succ,
             stats: Stats::default(),
             gc_at: GC_FLOOR,
         }
@@ -520,7 +546,13 @@ impl<'r> Pairer<'r> {
     }
 
     /// [`Pairer::finish`], with what the search held at its widest.
-    pub fn finish_with_stats(mut self) -> (Choices, Stats) {
+    pub fn finish_with_stats(self) -> (Choices, Stats) {
+        let (bufs, stats) = self.finish_into();
+        (bufs.committed, stats)
+    }
+
+    /// Finishes the search, handing back its buffers with the chosen moves in `committed`.
+    pub fn finish_into(mut self) -> (Buffers, Stats) {
         let mut best_c: Option<(Cand, [u32; MAX_COUNTERS + 2])> = None;
         let mut best_c_plain: Option<(Cand, [u32; MAX_COUNTERS + 2])> = None;
         let mut best_r: Option<(Cand, [u32; MAX_COUNTERS + 2])> = None;
@@ -567,7 +599,16 @@ impl<'r> Pairer<'r> {
             (None, _, None) => unreachable!("the search always keeps a reading"),
         };
         self.commit(chosen.hist);
-        (self.committed, self.stats)
+        let bufs = Buffers {
+            nodes: self.nodes,
+            committed: self.committed,
+            complete: self.complete,
+            repaired: self.repaired,
+            next_c: self.next_c,
+            next_r: self.next_r,
+            succ: self.succ,
+        };
+        (bufs, self.stats)
     }
 
     fn close_all_at_eof(&self, cand: &mut Cand) {

@@ -69,7 +69,8 @@ pub struct Regions {
     pub unknown_tags: Vec<u32>,
 }
 
-enum Rb {
+/// A block the replay holds open.
+pub enum Rb {
     Op(usize),
     Quote { unlabeled: bool },
     Nested { labeled: bool },
@@ -77,7 +78,18 @@ enum Rb {
 
 pub fn replay(plines: &[PLine], choices: &[(u32, Move, u32)], unlabeled_label: impl Fn(u32) -> bool) -> Regions {
     let mut r = Regions::default();
-    let mut stack: Vec<Rb> = Vec::new();
+    replay_into(plines, choices, unlabeled_label, &mut r, &mut Vec::new());
+    r
+}
+
+/// [`replay`] into reused buffers (cleared first).
+pub fn replay_into(plines: &[PLine], choices: &[(u32, Move, u32)], unlabeled_label: impl Fn(u32) -> bool, r: &mut Regions, stack: &mut Vec<Rb>) {
+    r.ops.clear();
+    r.shown.clear();
+    r.unfenced.clear();
+    r.orphans.clear();
+    r.unknown_tags.clear();
+    stack.clear();
     debug_assert_eq!(plines.len(), choices.len());
     let open_region = |r: &mut Regions, pl: &PLine, fence_at: usize, width: u32, open_width: u32, form: Form, compact: bool| -> usize {
         r.ops.push(OpRegion {
@@ -108,7 +120,7 @@ pub fn replay(plines: &[PLine], choices: &[(u32, Move, u32)], unlabeled_label: i
                 }
             }
             Move::Open | Move::Compact => {
-                let i = open_region(&mut r, pl, indent, pl.width, mw, Form::Fenced, compact);
+                let i = open_region(r, pl, indent, pl.width, mw, Form::Fenced, compact);
                 if !compact {
                     stack.push(Rb::Op(i));
                 }
@@ -132,7 +144,7 @@ pub fn replay(plines: &[PLine], choices: &[(u32, Move, u32)], unlabeled_label: i
                         r.ops[i].end = End::Heading { line: pl.line };
                     }
                 }
-                let i = open_region(&mut r, pl, indent, pl.width, mw, Form::Fenced, compact);
+                let i = open_region(r, pl, indent, pl.width, mw, Form::Fenced, compact);
                 if !compact {
                     stack.push(Rb::Op(i));
                 }
@@ -143,7 +155,7 @@ pub fn replay(plines: &[PLine], choices: &[(u32, Move, u32)], unlabeled_label: i
                     own = r.ops[i].open_width;
                     r.ops[i].end = End::Closer { line: pl.line, width: own };
                 }
-                let i = open_region(&mut r, pl, indent + own as usize, pl.width - own, mw, Form::Fenced, compact);
+                let i = open_region(r, pl, indent + own as usize, pl.width - own, mw, Form::Fenced, compact);
                 r.ops[i].pos_at = indent;
                 if !compact {
                     stack.push(Rb::Op(i));
@@ -151,7 +163,7 @@ pub fn replay(plines: &[PLine], choices: &[(u32, Move, u32)], unlabeled_label: i
             }
             Move::NakedOpen => {
                 if let PKind::Naked { op, .. } = pl.kind {
-                    let i = open_region(&mut r, pl, 0, 0, 0, Form::Naked(op), false);
+                    let i = open_region(r, pl, 0, 0, 0, Form::Naked(op), false);
                     stack.push(Rb::Op(i));
                 }
             }
@@ -162,7 +174,7 @@ pub fn replay(plines: &[PLine], choices: &[(u32, Move, u32)], unlabeled_label: i
             }
             Move::Forgotten => {
                 let named = pl.forgotten.unwrap_or(Named::Op(0));
-                let i = open_region(&mut r, pl, indent, pl.width, pl.width, Form::Forgotten(named), false);
+                let i = open_region(r, pl, indent, pl.width, pl.width, Form::Forgotten(named), false);
                 stack.push(Rb::Op(i));
             }
             Move::Orphan | Move::Stray => r.orphans.push(pl.line),
@@ -172,5 +184,4 @@ pub fn replay(plines: &[PLine], choices: &[(u32, Move, u32)], unlabeled_label: i
             r.unknown_tags.push(pl.line);
         }
     }
-    r
 }

@@ -31,6 +31,8 @@ pub struct Rules {
     /// Byte predicate for name characters.
     name_char: [bool; 256],
     pub(crate) zero_width: Vec<char>,
+    /// Per-operation pairing facts, in operation order.
+    pub(crate) facts: Vec<crate::pair::OpFacts>,
 }
 
 /// Pairing events the interpreter can report; their costs are data (`rules/tolerance.yaml`).
@@ -132,7 +134,12 @@ impl Rules {
             }
         }
         let zero_width = tables.fence.zero_width.iter().filter_map(|s| s.chars().next()).collect();
-        Ok(Rules { tables, diag_index, event_counts, complete_mask, complete_order, repaired_order, name_char, zero_width })
+        let facts = tables
+            .operations
+            .iter()
+            .map(|o| crate::pair::OpFacts { prose: o.prose_body, yields: o.yields_to_native, literal: o.literal_headings, body_repair: o.body_is_repair })
+            .collect();
+        Ok(Rules { tables, diag_index, event_counts, complete_mask, complete_order, repaired_order, name_char, zero_width, facts })
     }
 
     pub fn diag(&self, id: DiagId) -> &Diagnostic {
