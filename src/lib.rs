@@ -463,3 +463,10 @@ fn text_items<'a>(ctx: &build::Ctx<'a, '_>, covered: &mut [(usize, usize)], item
     }
     push(at, ctx.input.len(), items);
 }
+
+// ── Entry points beyond the tiers, rendering helpers, streaming and embedding ───────────────────
+pub mod entry;
+pub use entry::{operation_attempt, parse_reasoning, Attempt, AttemptKind};
+pub mod stream;
+pub use stream::StreamParser;
+pub mod ffi;

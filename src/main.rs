@@ -27,7 +27,8 @@ struct Cli {
     /// Load and validate the rule files in DIR instead of the built-in rules.
     #[arg(long, value_name = "DIR")]
     rules: Option<PathBuf>,
-    /// Entry point for FILE: parse, parseStatements or parseClient.
+    /// Entry point for FILE: parse, parseStatements, parseClient, parseReasoning or
+    /// operationAttempt.
     #[arg(long, default_value = "parse")]
     entry: String,
     /// Registered executors, comma-separated (default: the rule set's, `sh`).
@@ -65,8 +66,9 @@ fn main() -> ExitCode {
         "parse" => Entry::Parse,
         "parseStatements" => Entry::Statements,
         "parseClient" => Entry::Client,
+        "parseReasoning" | "operationAttempt" => Entry::Parse,
         other => {
-            eprintln!("plurnk-parser: unknown entry `{other}` (parse, parseStatements, parseClient)");
+            eprintln!("plurnk-parser: unknown entry `{other}` (parse, parseStatements, parseClient, parseReasoning, operationAttempt)");
             return ExitCode::from(2);
         }
     };
@@ -97,7 +99,17 @@ fn main() -> ExitCode {
         }
     };
     let options = ParseOptions { executors: cli.executors.clone(), rules };
-    let result = plurnk_parser::run(&input, &options, entry);
+    let result = match cli.entry.as_str() {
+        "parseReasoning" => plurnk_parser::parse_reasoning(&input, &options),
+        "operationAttempt" => {
+            // `null` for prose; exit 1 when the emission attempts an operation.
+            let attempt = plurnk_parser::operation_attempt(&input, &options);
+            let json = if cli.compact { serde_json::to_string(&attempt) } else { serde_json::to_string_pretty(&attempt) }.unwrap();
+            let _ = writeln!(io::stdout().lock(), "{json}");
+            return if attempt.is_some() { ExitCode::from(1) } else { ExitCode::SUCCESS };
+        }
+        _ => plurnk_parser::run(&input, &options, entry),
+    };
     let json = if cli.compact { serde_json::to_string(&result) } else { serde_json::to_string_pretty(&result) }.unwrap();
     let mut out = io::stdout().lock();
     let _ = writeln!(out, "{json}");
@@ -147,19 +159,10 @@ fn respond(line: &str, rules: &Option<Arc<Rules>>) -> String {
         .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect());
     let options = ParseOptions { executors, rules: rules.clone() };
     let entry = req.get("entry").and_then(|v| v.as_str()).unwrap_or("parse");
-    // Serialized straight from the result so field order is the contract's.
-    let result = match entry {
-        "parse" => serde_json::to_string(&plurnk_parser::parse(input, &options)),
-        "parseStatements" => serde_json::to_string(&plurnk_parser::parse_statements(input, &options)),
-        "parseClient" => serde_json::to_string(&plurnk_parser::parse_client(input, &options)),
-        "parsePath" => match plurnk_parser::parse_path(input) {
-            Ok(t) => serde_json::to_string(&t),
-            Err(message) => return serde_json::json!({"id": id, "throws": message}).to_string(),
-        },
-        other => return serde_json::json!({"id": id, "throws": format!("unknown entry `{other}`")}).to_string(),
-    };
-    match result {
+    // Serialized straight from the result so field order is the contract's; every entry point
+    // (parse, parseStatements, parseClient, parseReasoning, operationAttempt, parsePath).
+    match plurnk_parser::entry::call_json(entry, input, &options) {
         Ok(json) => format!("{{\"id\":{},\"result\":{}}}", id, json),
-        Err(e) => serde_json::json!({"id": id, "throws": e.to_string()}).to_string(),
+        Err(message) => serde_json::json!({"id": id, "throws": message}).to_string(),
     }
 }

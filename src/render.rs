@@ -1,11 +1,28 @@
-//! Canonical rendering (§statement-rendering, §slot-order): `OP (target) <scope> [metadata]
-//! matcher <!-- aside -->`, one ASCII space between slots, three backticks or more than any run
-//! in the body, every closing fence on its own line.
+//! Canonical rendering (§statement-rendering, §slot-order): `PlurnkParser.stringify`.
+//!
+//! A statement renders as its fence, its heading — `OP (target) <scope> [metadata] matcher
+//! <!-- aside -->`, one ASCII space between slots, COPY and MOVE repeating the whole
+//! selection group per operand — its body between framing newlines, and its closing fence on a
+//! line of its own, bodyless statements included. The fence is the taught width (three
+//! backticks, `PLURNK_FENCE`) or one more than the longest backtick run the statement carries,
+//! so the body's bytes read back unchanged (§balanced-fences). Statements are separated by one
+//! blank line.
+//!
+//! A lifted matcher is written bare when the bare form reads back identically and draws no
+//! advisory (§naked-pattern), otherwise as `[{"pattern": "…"}]` (§matcher-option). "Reads back
+//! identically" is decided by reading it back: [`stringify`] parses each candidate rendering with
+//! the ordinary parser and keeps the first whose statement is the one rendered, so the rendering
+//! and the grammar cannot drift apart. [`heading`] is the same heading without that check (the
+//! builder uses it inside a parse, where reading back would recurse).
 
 use crate::ast::*;
+use crate::rules::model::{Severity, Tier};
+use crate::rules::Rules;
 use crate::target::encode_slot;
+use crate::{Entry, ParseOptions};
 
-/// A target as written in its slot (§path-parentheses, §local-path-fragment).
+/// A target as written in its slot (§path-parentheses, §local-path-fragment): the channel of a
+/// bare path is rendered back after `#`.
 pub fn target_text(t: &Target) -> String {
     match t {
         Target::Local { raw, fragment } => {
@@ -20,58 +37,72 @@ pub fn target_text(t: &Target) -> String {
     }
 }
 
-/// A scope as written: components joined by commas, no spaces (§scope-marker-forms).
+/// A scope as written: `<` components joined by commas, no spaces `>` (§scope-marker-forms).
 pub fn scope_text(lm: &LineMarker) -> String {
     let parts: Vec<String> = lm
         .marks
         .iter()
         .map(|m| match m {
             Mark::Int(i) => i.to_string(),
-            Mark::Num(f) => {
-                let v = serde_json::Number::from_f64(*f).map(|n| n.to_string()).unwrap_or_else(|| f.to_string());
-                v
-            }
+            Mark::Num(f) => number(*f),
             Mark::Anchor(a) => a.clone(),
         })
         .collect();
     format!("<{}>", parts.join(","))
 }
 
-fn matcher_raw(m: &Matcher) -> &str {
+/// A number as JSON writes it (integers without a fraction).
+pub fn number(f: f64) -> String {
+    if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 {
+        (f as i64).to_string()
+    } else {
+        serde_json::Number::from_f64(f).map(|n| n.to_string()).unwrap_or_default()
+    }
+}
+
+/// The matcher's text as its author wrote it.
+pub fn matcher_raw(m: &Matcher) -> &str {
     match m {
         Matcher::Regex { raw, .. } | Matcher::Other { raw, .. } | Matcher::Unreadable { raw, .. } => raw,
     }
 }
 
-/// Whether a matcher can ride the heading bare and read back as itself (§naked-pattern): not
-/// opening with `(`, `<`, `[` or a backtick, holding no `<!--`, one line, and not ending in a
-/// shape that would peel off as a slot.
+/// Whether a matcher may ride the heading bare at all (§naked-pattern): one line, not padded,
+/// not opening like a slot (`(`, `<`, `[`, `{`), an anchor or a channel, holding no aside, no
+/// backtick and no log notation, and not ending in a shape that would peel off as a trailing slot
+/// (§trailing-slots). [`stringify`] still reads the bare form back before keeping it.
 pub fn bare_matcher_ok(raw: &str) -> bool {
     let t = raw.trim();
     !t.is_empty()
         && t == raw
-        && !raw.contains('\n')
+        && !raw.contains(['\n', '\r', '`'])
         && !raw.contains("<!--")
-        && !raw.contains('·')
-        && !matches!(raw.as_bytes()[0], b'(' | b'<' | b'[' | b'`' | b'{' | b'#' | b'@')
+        && !raw.contains('\u{00B7}')
+        && !raw.contains('\u{2192}')
+        && !matches!(raw.as_bytes()[0], b'(' | b'<' | b'[' | b'{' | b'#' | b'@')
         && !raw.ends_with('>')
         && !raw.ends_with(']')
-        && !raw.contains("```")
 }
 
-fn push_matcher(out: &mut String, m: &Matcher, metadata: &Option<Vec<String>>) {
-    let raw = matcher_raw(m);
-    if metadata.is_none() && bare_matcher_ok(raw) {
-        out.push(' ');
-        out.push_str(raw);
-    } else {
-        out.push_str(" [");
-        out.push_str(&serde_json::json!([{ "pattern": raw }]).to_string()[1..]);
-        out.pop();
-        out.push(']');
-    }
+/// `[{"pattern": "…"}]` for a matcher (§matcher-option).
+fn pattern_block(raw: &str) -> String {
+    let block = serde_json::json!([{ "pattern": raw }]).to_string();
+    format!(" {block}")
 }
 
+/// Whether one of `blocks` already carries the matcher as its `pattern` (the block stays with
+/// the owner verbatim beside other keys, §matcher-option).
+fn blocks_carry_pattern(blocks: &Option<Vec<String>>) -> bool {
+    blocks.iter().flatten().any(|b| {
+        serde_json::from_str::<serde_json::Value>(&format!("[{b}]"))
+            .ok()
+            .and_then(|v| v.as_array().cloned())
+            .map(|outer| outer.iter().flat_map(|x| x.as_array().cloned().unwrap_or_else(|| vec![x.clone()])).any(|o| o.get("pattern").is_some()))
+            .unwrap_or(false)
+    })
+}
+
+/// One selection's slots in §slot-order: target, scope, metadata blocks (authored order).
 fn push_selection(out: &mut String, target: &Option<Target>, lm: &Option<LineMarker>, meta: &Option<Vec<String>>) {
     if let Some(t) = target {
         out.push_str(" (");
@@ -82,58 +113,164 @@ fn push_selection(out: &mut String, target: &Option<Target>, lm: &Option<LineMar
         out.push(' ');
         out.push_str(&scope_text(l));
     }
-    if let Some(blocks) = meta {
-        for b in blocks {
-            out.push_str(" [");
-            out.push_str(b);
-            out.push(']');
+    for b in meta.iter().flatten() {
+        out.push_str(" [");
+        out.push_str(b);
+        out.push(']');
+    }
+}
+
+/// How a matcher is written on a heading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MatcherForm {
+    /// Not written: absent, or carried by an owner block's `pattern`.
+    None,
+    Bare,
+    Block,
+    /// The matcher's line beneath the heading, where a bodyless retrieval reads it as the
+    /// matcher (the statement must carry no body of its own).
+    Body,
+}
+
+/// The forms worth trying for a matcher, preferred first.
+fn matcher_forms(m: &Option<Matcher>, meta: &Option<Vec<String>>, bare_allowed: bool) -> Vec<MatcherForm> {
+    match m {
+        None => vec![MatcherForm::None],
+        Some(m) => {
+            let mut v = Vec::new();
+            if blocks_carry_pattern(meta) {
+                v.push(MatcherForm::None);
+            }
+            if bare_allowed && bare_matcher_ok(matcher_raw(m)) {
+                v.push(MatcherForm::Bare);
+            }
+            v.push(MatcherForm::Block);
+            // The preferred check above is conservative; a one-line matcher it turned down may
+            // still read back bare where the block is refused (READ without a target).
+            if bare_allowed && !v.contains(&MatcherForm::Bare) && !matcher_raw(m).contains(['\n', '\r']) {
+                v.push(MatcherForm::Bare);
+            }
+            if bare_allowed && !matcher_raw(m).contains(['\n', '\r']) {
+                v.push(MatcherForm::Body);
+            }
+            if !v.contains(&MatcherForm::None) {
+                v.push(MatcherForm::None);
+            }
+            v
         }
     }
 }
 
-/// The heading line of a statement, without its fence.
-pub fn heading(s: &Statement) -> String {
+fn push_matcher(out: &mut String, m: &Option<Matcher>, form: MatcherForm) {
+    if let Some(m) = m {
+        match form {
+            MatcherForm::None | MatcherForm::Body => {}
+            MatcherForm::Bare => {
+                out.push(' ');
+                out.push_str(matcher_raw(m));
+            }
+            MatcherForm::Block => out.push_str(&pattern_block(matcher_raw(m))),
+        }
+    }
+}
+
+/// The heading for given matcher forms: `[main]` or `[source, destination]`.
+fn heading_with(s: &Statement, forms: &[MatcherForm], notation: Option<&str>, meta_last: bool) -> String {
     let mut out = String::new();
     match &s.head {
         Head::Op { name, .. } => out.push_str(name),
         Head::Runtime(r) => out.push_str(r),
     }
     if s.source.is_some() || s.destination.is_some() {
-        for sel in [&s.source, &s.destination].into_iter().flatten() {
-            push_selection(&mut out, &sel.target, &sel.line_marker, &sel.metadata);
-            if let Some(m) = &sel.matcher {
-                // A transfer operand's matcher always takes the option escape (§naked-pattern).
-                out.push_str(" [");
-                out.push_str(&serde_json::json!([{ "pattern": matcher_raw(m) }]).to_string()[1..]);
-                out.pop();
-                out.push(']');
+        for (k, sel) in [&s.source, &s.destination].into_iter().enumerate() {
+            if let Some(sel) = sel {
+                push_selection(&mut out, &sel.target, &sel.line_marker, &sel.metadata);
+                push_matcher(&mut out, &sel.matcher, forms.get(k).copied().unwrap_or(MatcherForm::Block));
             }
         }
     } else {
+        // WAIT's `[seconds]` duration is its metadata as written (§send-wait-scope).
         let meta = match (s.seconds, &s.metadata) {
-            (Some(sec), None) => Some(vec![crate::render::number(sec)]),
+            (Some(sec), None) => Some(vec![number(sec)]),
             (_, m) => m.clone(),
         };
-        push_selection(&mut out, &s.target, &s.line_marker, &meta);
-        if let Some(m) = &s.matcher {
-            push_matcher(&mut out, m, &s.metadata);
+        if meta_last {
+            // Trailing slots peel off the right of a bare matcher (§trailing-slots): the form a
+            // targetless heading needs, where a block before the text would lead it.
+            push_selection(&mut out, &s.target, &s.line_marker, &None);
+            push_matcher(&mut out, &s.matcher, forms.first().copied().unwrap_or(MatcherForm::Block));
+            push_selection(&mut out, &None, &None, &meta);
+        } else {
+            push_selection(&mut out, &s.target, &s.line_marker, &meta);
+            push_matcher(&mut out, &s.matcher, forms.first().copied().unwrap_or(MatcherForm::Block));
         }
     }
     if let Some(a) = &s.aside {
-        out.push_str(" <!-- ");
-        out.push_str(a);
-        out.push_str(" -->");
+        match notation {
+            // An aside that holds a comment delimiter cannot ride `<!-- … -->`; the log's
+            // notation reads the text after its charge separator as the aside
+            // (§log-heading-notation).
+            Some(sep) => {
+                out.push(' ');
+                out.push_str(sep);
+                out.push(' ');
+                out.push_str(a);
+            }
+            None => {
+                out.push_str(" <!-- ");
+                out.push_str(a);
+                out.push_str(" -->");
+            }
+        }
     }
     out
 }
 
-/// A number as JSON writes it (integers without a fraction).
-pub fn number(f: f64) -> String {
-    if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 {
-        (f as i64).to_string()
+/// Every heading worth trying for `s`, preferred first, each with the matcher it writes as the
+/// body instead (the [`MatcherForm::Body`] form).
+fn heading_candidates(s: &Statement) -> Vec<(String, Option<String>)> {
+    let mut out: Vec<(String, Option<String>)> = Vec::new();
+    let charge = &Rules::builtin().tables.notation.charge;
+    let plain: &[Option<&str>] = &[None];
+    let both: [Option<&str>; 2] = [None, Some(charge.as_str())];
+    let asides: &[Option<&str>] = match &s.aside {
+        Some(a) if a.contains("-->") || a.contains("<!--") => &both,
+        _ => plain,
+    };
+    if s.source.is_some() || s.destination.is_some() {
+        // Text after the slots on a transfer heading is ignored (§transfer-resource-selections):
+        // an operand's matcher only ever rides an option block.
+        let f = |sel: &Option<Selection>| sel.as_ref().map(|x| matcher_forms(&x.matcher, &x.metadata, false)).unwrap_or_else(|| vec![MatcherForm::None]);
+        for a in f(&s.source) {
+            for b in f(&s.destination) {
+                for n in asides {
+                    out.push((heading_with(s, &[a, b], *n, false), None));
+                }
+            }
+        }
     } else {
-        serde_json::Number::from_f64(f).map(|n| n.to_string()).unwrap_or_default()
+        for a in matcher_forms(&s.matcher, &s.metadata, true) {
+            if a == MatcherForm::Body && !matches!(s.body, Body::Null) {
+                continue;
+            }
+            let body = (a == MatcherForm::Body).then(|| s.matcher.as_ref().map(|m| matcher_raw(m).to_string())).flatten();
+            for n in asides {
+                out.push((heading_with(s, &[a], *n, false), body.clone()));
+            }
+        }
     }
+    if s.source.is_none() && s.destination.is_none() && s.matcher.is_some() && s.metadata.is_some() {
+        for n in asides {
+            out.push((heading_with(s, &[MatcherForm::Bare], *n, true), None));
+        }
+    }
+    out.dedup();
+    out
+}
+
+/// The canonical heading line of a statement, without its fence and without reading it back.
+pub fn heading(s: &Statement) -> String {
+    heading_candidates(s).into_iter().next().map(|(h, _)| h).unwrap_or_default()
 }
 
 /// The body text a statement carries, as written beneath its heading.
@@ -146,11 +283,11 @@ pub fn body_text(s: &Statement) -> Option<String> {
     }
 }
 
-/// The longest backtick run at the start of any line of `body`.
-fn longest_run(body: &str) -> usize {
+/// The longest run of backticks anywhere in `text`.
+fn longest_run(text: &str) -> usize {
     let mut best = 0;
     let mut run = 0;
-    for b in body.bytes() {
+    for b in text.bytes() {
         if b == b'`' {
             run += 1;
             best = best.max(run);
@@ -161,24 +298,194 @@ fn longest_run(body: &str) -> usize {
     best
 }
 
-/// `PlurnkParser.stringify` for one statement: its fence, heading, body and closing fence.
-pub fn stringify(s: &Statement, taught_width: usize) -> String {
-    let body = body_text(s);
-    let width = body.as_deref().map(|b| (longest_run(b) + 1).max(taught_width)).unwrap_or(taught_width);
-    let fence = "`".repeat(width);
-    let mut out = String::new();
+/// One statement framed: the fence, `heading`, the body between framing newlines, and the
+/// closing fence on its own line. The fence is `taught_width` backticks or one more than the
+/// longest backtick run in the heading or body (§statement-rendering). A body ending in a
+/// carriage return takes a CRLF framing line ending, so that carriage return stays body.
+pub fn frame(heading: &str, body: Option<&str>, taught_width: usize) -> String {
+    let runs = longest_run(heading).max(body.map(longest_run).unwrap_or(0));
+    let fence = "`".repeat(taught_width.max(runs + 1));
+    let mut out = String::with_capacity(heading.len() + body.map_or(0, str::len) + 2 * fence.len() + 4);
     out.push_str(&fence);
-    out.push_str(&heading(s));
+    out.push_str(heading);
     out.push('\n');
     if let Some(b) = body {
-        out.push_str(&b);
-        out.push('\n');
+        out.push_str(b);
+        out.push_str(if b.ends_with('\r') { "\r\n" } else { "\n" });
     }
     out.push_str(&fence);
     out
 }
 
-/// `stringify` of a program: statements separated by one blank line.
-pub fn stringify_all<'a>(statements: impl IntoIterator<Item = &'a Statement<'a>>, taught_width: usize) -> String {
-    statements.into_iter().map(|s| stringify(s, taught_width)).collect::<Vec<_>>().join("\n\n")
+/// The tier and executors a rendered statement is read back under: the caller's executors (a
+/// body's fence line names a runtime only when it is registered) plus the statement's own.
+fn read_back_options(s: &Statement, options: &ParseOptions) -> (ParseOptions, Entry) {
+    let rules = rules_of(options);
+    let mut executors = options.executors.clone().unwrap_or_else(|| rules.tables.executors.default.clone());
+    if let Head::Runtime(r) = &s.head {
+        if !executors.iter().any(|e| e == r) {
+            executors.push(r.clone());
+        }
+    }
+    let entry = match s.op_name().and_then(|n| rules.op_index(n)).map(|i| rules.op(i).tier) {
+        Some(Tier::Client) => Entry::Client,
+        _ => Entry::Statements,
+    };
+    (ParseOptions { executors: Some(executors), rules: options.rules.clone() }, entry)
+}
+
+fn rules_of(options: &ParseOptions) -> &Rules {
+    match &options.rules {
+        Some(r) => r,
+        None => Rules::builtin(),
+    }
+}
+
+/// Whether `text` reads back as exactly `s` (positions aside) and draws nothing worse than
+/// `floor` diagnostics; returns the diagnostics it drew.
+fn reads_back(text: &str, s: &Statement, options: &ParseOptions, entry: Entry) -> Option<usize> {
+    let r = crate::run(text, options, entry);
+    if r.unparsed_tail.is_some() {
+        return None;
+    }
+    let mut statements = r.items.iter().filter_map(|i| match i {
+        Item::Statement(t) => Some(t),
+        _ => None,
+    });
+    let first = statements.next()?;
+    if statements.next().is_some() || !same_statement(first, s) {
+        return None;
+    }
+    Some(r.items.iter().filter(|i| matches!(i, Item::Error(e) if e.severity != Severity::Text)).count())
+}
+
+/// Statement equality with positions aside.
+pub fn same_statement(a: &Statement, b: &Statement) -> bool {
+    let mut a = a.clone();
+    a.position = b.position;
+    a == *b
+}
+
+/// `PlurnkParser.stringify` for one statement, read back under `options` (its rule set and
+/// registered executors: a fence line in a body names a runtime only when it is registered).
+pub fn stringify_with(s: &Statement, options: &ParseOptions) -> String {
+    render_one(s, options, true, 0)
+}
+
+/// One statement; `last`: nothing follows it, so a message that only reads back when it runs to
+/// the end of the text may be written that way.
+fn render_one(s: &Statement, options: &ParseOptions, last: bool, min_width: usize) -> String {
+    let rules = rules_of(options);
+    let taught = (rules.tables.fence.taught_width as usize).max(min_width);
+    let body = body_text(s);
+    let candidates = heading_candidates(s);
+    let framed: Vec<String> = candidates.iter().map(|(h, as_body)| frame(h, as_body.as_deref().or(body.as_deref()), taught)).collect();
+    if framed.len() > 1 {
+        let (options, entry) = read_back_options(s, options);
+        // The first candidate that reads back as `s` with the fewest diagnostics: a bare matcher
+        // is kept only when it reads back identically and draws no advisory the block does not.
+        let mut best: Option<(usize, usize)> = None;
+        for (k, text) in framed.iter().enumerate() {
+            if let Some(n) = reads_back(text, s, &options, entry) {
+                if best.map(|(_, m)| n < m).unwrap_or(true) {
+                    best = Some((k, n));
+                }
+                if n == 0 {
+                    break;
+                }
+            }
+        }
+        if let Some((k, _)) = best {
+            return framed[k].clone();
+        }
+    }
+    if last && body.is_some() {
+        // A message that runs to the end of the turn (§message-run-on) may end inside a nested
+        // block it never closed; no closing fence can follow such a body and read as its closer.
+        // It is written to the end of the text instead, which reads back as the same body
+        // (§closer-fallback).
+        let (options, entry) = read_back_options(s, options);
+        if reads_back(&framed[0], s, &options, entry).is_none() {
+            for (h, as_body) in &candidates {
+                let mut open = frame(h, as_body.as_deref().or(body.as_deref()), taught);
+                let closer = open.len() - open.trim_end_matches('`').len();
+                open.truncate(open.len() - closer);
+                if reads_back(&open, s, &options, entry).is_some() {
+                    return open;
+                }
+            }
+        }
+    }
+    framed.into_iter().next().unwrap_or_default()
+}
+
+/// `PlurnkParser.stringify` for one statement (the built-in rules, the default executors).
+pub fn stringify(s: &Statement) -> String {
+    stringify_with(s, &ParseOptions::default())
+}
+
+/// `PlurnkParser.stringify` of a program: each statement rendered, separated by one blank line.
+/// A statement followed by another always takes its closing fence: the next heading ends a
+/// message that would otherwise run on (§message-run-on). Fence pairing reads the whole text at
+/// once (§fence-pairing), so the program is read back too; where its statements' different
+/// widths let one block's fences pair with another's, every statement takes the widest fence.
+pub fn stringify_all<'a, 's: 'a>(statements: impl IntoIterator<Item = &'a Statement<'s>>) -> String {
+    stringify_all_with(statements, &ParseOptions::default())
+}
+
+/// [`stringify_all`] read back under `options`.
+pub fn stringify_all_with<'a, 's: 'a>(statements: impl IntoIterator<Item = &'a Statement<'s>>, options: &ParseOptions) -> String {
+    let list: Vec<&Statement> = statements.into_iter().collect();
+    let program = |min: usize| {
+        let mut out = String::new();
+        for (k, s) in list.iter().enumerate() {
+            if k > 0 {
+                out.push_str("\n\n");
+            }
+            out.push_str(&render_one(s, options, k + 1 == list.len(), min));
+        }
+        out
+    };
+    let first = program(0);
+    if list.len() < 2 || program_reads_back(&first, &list, options) {
+        return first;
+    }
+    let widest = list.iter().map(|s| {
+        let t = render_one(s, options, false, 0);
+        t.len() - t.trim_start_matches('`').len()
+    }).max().unwrap_or(0);
+    let uniform = program(widest);
+    if program_reads_back(&uniform, &list, options) {
+        uniform
+    } else {
+        first
+    }
+}
+
+/// Whether a rendered program reads back as `list`, in order (positions aside).
+fn program_reads_back(text: &str, list: &[&Statement], options: &ParseOptions) -> bool {
+    let rules = rules_of(options);
+    let mut executors = options.executors.clone().unwrap_or_else(|| rules.tables.executors.default.clone());
+    let mut entry = Entry::Statements;
+    for s in list {
+        let (o, e) = read_back_options(s, options);
+        for x in o.executors.unwrap_or_default() {
+            if !executors.contains(&x) {
+                executors.push(x);
+            }
+        }
+        if e == Entry::Client {
+            entry = Entry::Client;
+        }
+    }
+    let r = crate::run(text, &ParseOptions { executors: Some(executors), rules: options.rules.clone() }, entry);
+    let back: Vec<&Statement> = r
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Statement(s) => Some(s),
+            _ => None,
+        })
+        .collect();
+    back.len() == list.len() && back.iter().zip(list.iter()).all(|(a, b)| same_statement(a, b))
 }

@@ -352,7 +352,9 @@ fn call(s: &str, at: usize, bound: usize, el: &Elements, rec: &NativeRecovery) -
     let (cs, ce, end) = if tag.self_closing {
         (tag.end, tag.end, tag.end)
     } else {
-        let next = find_open(s, &el.open_call, tag.end, bound, prefixes, &el.calls).map(|t| t.0).unwrap_or(bound);
+        // A tag read past `bound` (an unclosed attribute swallowing the next open) still ends
+        // where its own text ends: the content never starts after it finishes.
+        let next = find_open(s, &el.open_call, tag.end, bound, prefixes, &el.calls).map(|t| t.0).unwrap_or(bound).max(tag.end);
         let own = [tag.element.clone()];
         match find_close(s, &el.close_call, tag.end, next, prefixes, &own) {
             Some((a, e)) => (tag.end, a, e),

@@ -1,0 +1,79 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parse, parseStatements, parseClient, parseReasoning, operationAttempt, parsePath, StreamParser } from '../index.js';
+
+const turn = 'I will read it.\n```READ (src/a.rs) <1,40>\n```\n';
+
+test('parse returns the result object', () => {
+  const r = parse(turn);
+  assert.deepEqual(r.items[0], { kind: 'text', content: 'I will read it.\n', position: { line: 1, column: 0 } });
+  const s = r.items[1].statement;
+  assert.equal(s.op, 'READ');
+  assert.deepEqual(s.target, { kind: 'local', raw: 'src/a.rs' });
+  assert.deepEqual(s.lineMarker, { marks: [1, 40] });
+  assert.deepEqual(s.position, { line: 2, column: 0 });
+});
+
+test('a turn with no operation carries the hard diagnostic', () => {
+  const r = parse('Just prose.');
+  assert.equal(r.items.at(-1).error.message, 'No valid Operation Syntax OPs detected.');
+});
+
+test('options name the executors', () => {
+  const src = '```python3 (tools/r.py)\nprint(1)\n```';
+  assert.equal(parseStatements(src).items[0].kind, 'error');
+  const r = parseStatements(src, { executors: ['python3'] });
+  assert.equal(r.items[0].statement.runtime, 'python3');
+  assert.equal(r.items[0].statement.body, 'print(1)');
+});
+
+test('parseClient reads LOOK', () => {
+  assert.equal(parseClient('```LOOK (known://x)\n```').items[0].statement.op, 'LOOK');
+});
+
+test('parseReasoning admits complete NOTE, FIND and READ only', () => {
+  const r = parseReasoning('```NOTE\nthinking\n```\n```EDIT (a.md)\nx\n```\n```READ (b.md)\n```\n```NOTE\nunfinished');
+  assert.deepEqual(r.items.map((i) => i.statement.op), ['NOTE', 'READ']);
+});
+
+test('operationAttempt names an attempt, null for prose', () => {
+  assert.deepEqual(operationAttempt('Done.\nREAD (a.md)'), { kind: 'heading', name: 'READ', line: 2, column: 0, text: 'READ (a.md)' });
+  assert.equal(operationAttempt('The answer is 42.\n```python\nprint(42)\n```'), null);
+});
+
+test('parsePath decomposes and throws on a malformed path', () => {
+  assert.equal(parsePath('worker:///a.md#readable').fragment, 'readable');
+  assert.throws(() => parsePath('http://[::1'));
+});
+
+test('bad options throw', () => {
+  assert.throws(() => parse('x', { colour: 'red' }), /unknown option/);
+  assert.throws(() => parse(1));
+});
+
+test('StreamParser: settled statements and visible text while streaming, parse() at the end', () => {
+  const text = 'Reading.\n```READ (a.md) <1,2>\n```\nThen 日本語 🦀.\n```NOTE\nfound it\n```\n';
+  const bytes = Buffer.from(text);
+  const s = new StreamParser();
+  const seen = [];
+  for (let i = 0; i < bytes.length; i += 5) {
+    s.feed(bytes.subarray(i, i + 5));
+    seen.push(s.settled.length);
+  }
+  assert.deepEqual(s.settled.map((x) => x.op), ['READ', 'NOTE']);
+  assert.ok(seen.indexOf(1) < seen.indexOf(2));
+  assert.equal(s.visible, 'Reading.\nThen 日本語 🦀.\n');
+  assert.deepEqual(s.finish(), parse(text));
+  assert.throws(() => s.feed('more'), /finished/);
+});
+
+test('StreamParser: every split gives parse()', () => {
+  const text = 'a\r\n```EDIT (x.md) <1>\n```js\nlet é = 1;\n```\n```\n<function_calls>\n';
+  const bytes = Buffer.from(text);
+  const want = parse(text);
+  for (let cut = 0; cut <= bytes.length; cut++) {
+    const s = new StreamParser();
+    s.feed(bytes.subarray(0, cut)).feed(bytes.subarray(cut));
+    assert.deepEqual(s.finish(), want, `split at ${cut}`);
+  }
+});

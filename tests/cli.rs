@@ -1,0 +1,154 @@
+//! The CLI on hostile input: the built binary, run as a user would. Unreadable input (invalid
+//! UTF-8, a missing file, a directory, an unreadable file) exits 2 with exactly one clear line on
+//! stderr and nothing on stdout; a clean parse exits 0; an error item or an unparsed tail exits 1;
+//! `--help` works.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_plurnk-parser"))
+}
+
+fn run_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = bin().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("plurnk-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+/// Exit 2, nothing on stdout, exactly one non-empty line on stderr naming the program.
+fn assert_unreadable(out: &Output, mentions: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
+    assert!(out.stdout.is_empty(), "stdout not empty: {:?}", String::from_utf8_lossy(&out.stdout));
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "expected one stderr line, got {stderr:?}");
+    assert!(stderr.ends_with('\n'), "stderr line unterminated: {stderr:?}");
+    assert!(lines[0].starts_with("plurnk-parser: "), "stderr line does not name the program: {stderr:?}");
+    assert!(lines[0].contains(mentions), "stderr {stderr:?} does not mention {mentions:?}");
+}
+
+const INVALID_UTF8: &[&[u8]] = &[
+    b"\xff",
+    b"```READ (a.md)\n```\n\xc3\x28",
+    b"prose \xed\xa0\x80 surrogate",
+    b"\xf8\x88\x80\x80\x80 overlong",
+    b"```sh\nls\n```\n\x80",
+    b"\xef\xbb\xbf\xc0\xaf",
+];
+
+#[test]
+fn invalid_utf8_from_a_file_exits_2_with_one_line() {
+    for (i, bytes) in INVALID_UTF8.iter().enumerate() {
+        let p = scratch(&format!("invalid-{i}.md"), bytes);
+        let out = bin().arg(&p).output().unwrap();
+        assert_unreadable(&out, "not valid UTF-8");
+    }
+}
+
+#[test]
+fn invalid_utf8_on_stdin_exits_2_with_one_line() {
+    for bytes in INVALID_UTF8 {
+        for args in [&[][..], &["-"][..], &["--compact"][..], &["--entry", "parseClient"][..]] {
+            let out = run_stdin(args, bytes);
+            assert_unreadable(&out, "not valid UTF-8");
+        }
+    }
+}
+
+#[test]
+fn a_missing_file_exits_2_with_one_line() {
+    let out = bin().arg("/nonexistent/plurnk/turn.md").output().unwrap();
+    assert_unreadable(&out, "/nonexistent/plurnk/turn.md");
+}
+
+#[test]
+fn a_directory_exits_2_with_one_line() {
+    let dir = std::env::temp_dir();
+    let out = bin().arg(&dir).output().unwrap();
+    assert_unreadable(&out, "cannot read");
+}
+
+#[test]
+fn an_unreadable_file_exits_2_with_one_line() {
+    let p = scratch("unreadable.md", b"```READ (a.md)\n```\n");
+    let mut perms = std::fs::metadata(&p).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o000);
+    std::fs::set_permissions(&p, perms).unwrap();
+    if std::fs::read(&p).is_ok() {
+        // Root reads anything; the case is not reachable here.
+        eprintln!("running as a user who can read mode-000 files; skipped");
+        return;
+    }
+    let out = bin().arg(&p).output().unwrap();
+    assert_unreadable(&out, "cannot read");
+}
+
+#[test]
+fn a_clean_parse_exits_0() {
+    let out = run_stdin(&[], b"I'll read it.\n\n```READ (src/lib.rs) <1,40>\n```\n");
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    assert_eq!(v["items"][1]["statement"]["op"], "READ");
+    // The bundled example turn too, and from a file.
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/example-turn.md");
+    let out = bin().args(["--compact", example]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout.iter().filter(|&&b| b == b'\n').count(), 1, "--compact prints one line");
+}
+
+#[test]
+fn an_error_item_exits_1() {
+    // Prose alone draws the no-operation error (§turn-shape).
+    let out = run_stdin(&[], b"Just an answer, no operation.\n");
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    assert!(v["items"].as_array().unwrap().iter().any(|i| i["kind"] == "error" && i["error"]["severity"] == "error"));
+}
+
+#[test]
+fn an_unparsed_tail_exits_1() {
+    // §unparsed-tail-boundary: a slot opened and never closed leaves the rest unparsed.
+    let out = run_stdin(&[], b"````READ (https://example.test/a(b");
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    assert!(v.get("unparsedTail").is_some(), "expected an unparsed tail: {v}");
+}
+
+#[test]
+fn empty_input_is_not_a_crash() {
+    let out = run_stdin(&[], b"");
+    assert!(matches!(out.status.code(), Some(0 | 1)), "status {:?}", out.status);
+    let _: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+}
+
+#[test]
+fn help_works() {
+    let out = bin().arg("--help").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Usage"), "{text}");
+    assert!(text.contains("--jsonl") && text.contains("--compact"), "{text}");
+}
+
+#[test]
+fn jsonl_survives_garbage_lines() {
+    let input = b"not json\n{\"id\":1}\n{\"id\":2,\"entry\":\"nope\",\"input\":\"x\"}\n{\"id\":3,\"entry\":\"parse\",\"input\":\"```READ (a.md)\\n```\"}\n";
+    let out = run_stdin(&["--jsonl"], input);
+    assert_eq!(out.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 4, "one response per request");
+    assert!(lines[0].get("throws").is_some() && lines[1].get("throws").is_some() && lines[2].get("throws").is_some());
+    assert_eq!(lines[3]["id"], 3);
+    assert!(lines[3].get("result").is_some());
+}

@@ -1,0 +1,223 @@
+//! Invariants under property tests: the harnesses of `fuzz/harness.rs`, run by bolero on random
+//! inputs under `cargo test` (a bounded number each), over every seed turn in `fixtures/`, and
+//! over every input of the conformance corpus. The same harnesses are the cargo-fuzz targets
+//! (`fuzz/README.md`); `cargo bolero test` drives the tests below with a fuzzing engine too.
+//!
+//! Checked on every input: no panic; text bodies and text items are exact slices of the input;
+//! positions inside the input; parse A, parse B, parse A again gives the same result; the
+//! result validates against `schema/ParseResult.json`.
+
+#[path = "../fuzz/harness.rs"]
+mod harness;
+
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+use bolero::check;
+use plurnk_parser::{parse, Body, Entry, Item, ParseOptions};
+
+/// Random inputs per property under `cargo test` (override with BOLERO_RANDOM_ITERATIONS).
+const ITERATIONS: usize = 2_000;
+
+#[test]
+fn parse_holds_the_invariants_on_any_string() {
+    check!().with_type::<String>().with_iterations(ITERATIONS).for_each(|s: &String| {
+        harness::check_entry(s, Entry::Parse, &ParseOptions::default());
+    });
+}
+
+#[test]
+fn parse_statements_holds_the_invariants_on_any_string() {
+    check!().with_type::<String>().with_iterations(ITERATIONS).for_each(|s: &String| {
+        harness::check_entry(s, Entry::Statements, &ParseOptions::default());
+    });
+}
+
+#[test]
+fn parse_client_holds_the_invariants_on_any_string() {
+    check!().with_type::<String>().with_iterations(ITERATIONS).for_each(|s: &String| {
+        harness::check_entry(s, Entry::Client, &ParseOptions::default());
+    });
+}
+
+#[test]
+fn every_entry_holds_the_invariants_on_any_bytes_read_as_text() {
+    check!().with_iterations(ITERATIONS).for_each(|bytes: &[u8]| {
+        harness::check_all_entries(&String::from_utf8_lossy(bytes));
+    });
+}
+
+#[test]
+fn parse_path_never_panics_and_is_stable() {
+    check!().with_type::<String>().with_iterations(ITERATIONS).for_each(|s: &String| harness::check_path(s));
+}
+
+#[test]
+fn native_reading_never_panics_and_its_rewrite_parses() {
+    check!().with_type::<String>().with_iterations(ITERATIONS).for_each(|s: &String| harness::check_native(s));
+}
+
+#[test]
+fn structured_turns_hold_the_invariants() {
+    check!().with_iterations(ITERATIONS).for_each(|bytes: &[u8]| harness::check_structured(bytes));
+}
+
+#[test]
+fn the_stream_finishes_as_parse_for_any_chunking() {
+    check!().with_iterations(ITERATIONS).for_each(|bytes: &[u8]| harness::check_stream(bytes));
+}
+
+// ── Every seed and corpus input ─────────────────────────────────────────────────────────────────
+
+fn seed_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut out = Vec::new();
+    for dir in [root.clone(), root.join("fuzz-seeds")] {
+        if let Ok(entries) = std::fs::read_dir(&dir) {
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_file() && p.extension().is_some_and(|x| x == "md" || x == "txt") && !p.ends_with("conformance-gaps.txt") {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_seed_turn_holds_the_invariants() {
+    let seeds = seed_files();
+    assert!(seeds.len() >= 10, "fixtures/fuzz-seeds/ holds the seed turns: {seeds:?}");
+    for p in seeds {
+        let text = std::fs::read_to_string(&p).unwrap();
+        harness::check_all_entries(&text);
+        harness::check_native(&text);
+        harness::check_structured(text.as_bytes());
+        for seed in 0..4u8 {
+            let mut data = vec![seed];
+            data.extend_from_slice(text.as_bytes());
+            harness::check_stream(&data);
+        }
+    }
+}
+
+fn corpus_dir() -> PathBuf {
+    let shared = std::env::var("PLURNK_SHARED").unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../shared").into());
+    Path::new(&shared).join("corpus")
+}
+
+#[test]
+fn every_corpus_input_holds_the_invariants() {
+    let dir = corpus_dir();
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("no corpus at {}; skipped", dir.display());
+        return;
+    };
+    let mut n = 0;
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.extension().map_or(true, |x| x != "jsonl") {
+            continue;
+        }
+        for line in std::fs::read_to_string(&p).unwrap().lines() {
+            let case: serde_json::Value = serde_json::from_str(line).unwrap();
+            let input = case["input"].as_str().unwrap_or_default();
+            let options = match case["options"]["executors"].as_array() {
+                Some(list) => ParseOptions::with_executors(list.iter().filter_map(|v| v.as_str())),
+                None => ParseOptions::default(),
+            };
+            match case["entry"].as_str() {
+                Some("parsePath") => harness::check_path(input),
+                Some("parseStatements") => harness::check_entry(input, Entry::Statements, &options),
+                Some("parseClient") => harness::check_entry(input, Entry::Client, &options),
+                _ => harness::check_entry(input, Entry::Parse, &options),
+            }
+            n += 1;
+        }
+    }
+    assert!(n > 0, "no corpus case read from {}", dir.display());
+}
+
+// ── Hand-written properties ─────────────────────────────────────────────────────────────────────
+
+#[test]
+fn crlf_bodies_keep_their_carriage_returns() {
+    let input = "```EDIT (a.txt)\r\nline one\r\nline two\r\n```\r\n";
+    let r = parse(input, &ParseOptions::default());
+    let body = r
+        .statements()
+        .find_map(|s| match &s.body {
+            Body::Text(t) => Some(t.clone()),
+            _ => None,
+        })
+        .expect("an EDIT with a body");
+    assert!(body.contains("\r\n"), "body {body:?} lost its CRs");
+    harness::check_result(&r, input, None);
+}
+
+#[test]
+fn results_do_not_depend_on_earlier_parses() {
+    let a = "Reading.\n```READ (a.md) <1,2>\n```\n";
+    let b = "```EDIT (b.md)\nnever closed\n```sh\nls\n";
+    let first = serde_json::to_string(&parse(a, &ParseOptions::default())).unwrap();
+    let _ = parse(b, &ParseOptions::default());
+    let again = serde_json::to_string(&parse(a, &ParseOptions::default())).unwrap();
+    assert_eq!(first, again);
+}
+
+#[test]
+fn text_items_tile_the_outside_text() {
+    // Every text item is borrowed from the input, in order, without overlap.
+    let input = "Before.\n\n```READ (a.md)\n```\n\nBetween é.\n```sh\nls\n```\nAfter.";
+    let r = parse(input, &ParseOptions::default());
+    let mut last_end = 0usize;
+    for item in &r.items {
+        if let Item::Text(t) = item {
+            let Cow::Borrowed(c) = &t.content else { panic!("owned text item {:?}", t.content) };
+            let at = c.as_ptr() as usize - input.as_ptr() as usize;
+            assert!(at >= last_end, "text items overlap or go backwards");
+            last_end = at + c.len();
+        }
+    }
+    assert!(last_end > 0);
+}
+
+// ── Reproducers of bugs the harnesses found (minimized) ─────────────────────────────────────────
+
+/// §native-tool-calls: an inline block grows to its fences, so the text after it is the
+/// rewrite's (its leading newline ends the written closer) and sits past the input's lines.
+#[test]
+fn native_tool_calls_inline_block_grows_to_its_fences() {
+    let input = "x\n{\"name\": \"READ\", \"arguments\": {\"path\": \"a.md\"}}~READ```\n";
+    let r = parse(input, &ParseOptions::default());
+    let statements: Vec<_> = r.statements().collect();
+    assert_eq!(statements.len(), 1);
+    assert_eq!((statements[0].position.line, statements[0].position.column), (2, 0));
+    let texts: Vec<_> = r.items.iter().filter_map(|i| if let Item::Text(t) = i { Some((t.content.as_ref(), t.position.line)) } else { None }).collect();
+    assert_eq!(texts, vec![("x\n", 1), ("\n~READ```\n", 3)]);
+    harness::check_entry(input, plurnk_parser::Entry::Parse, &ParseOptions::default());
+}
+
+/// §native-tool-calls on a one-line emission of two calls: the block keeps line 1 for the first
+/// statement and grows for the second (line 3), as the corpus records (ref-2597).
+#[test]
+fn native_tool_calls_one_line_block_grows_per_call() {
+    let input = "<tool_call><function=READ><parameter=file_path>a.py</parameter></function></tool_call><tool_call><function=READ><parameter=file_path>b.py</parameter></function></tool_call>";
+    let r = parse(input, &ParseOptions::default());
+    let lines: Vec<u32> = r.statements().map(|s| s.position.line).collect();
+    assert_eq!(lines, vec![1, 3]);
+}
+
+/// Crash found by `cargo fuzz run parse` (and parse_statements), minimized: an `invoke` opening
+/// tag with no `>` followed by another opener. `native::element::call` slices `s[tag.end..next]`
+/// with `next` (the following opener, at byte 8) before `tag.end` (15): "begin > end (15 > 8)"
+/// at src/native/element.rs:409.
+#[test]
+fn native_unterminated_invoke_tags_do_not_panic() {
+    for input in ["<invoke <invoke", "<function_calls>\n<invoke <invoke name=\"READ\">", "<invoke <invoke"] {
+        harness::check_all_entries(input);
+        harness::check_native(input);
+    }
+}
