@@ -152,3 +152,74 @@ fn jsonl_survives_garbage_lines() {
     assert_eq!(lines[3]["id"], 3);
     assert!(lines[3].get("result").is_some());
 }
+
+/// Copies `rules/` into a fresh temporary directory.
+fn rules_copy(name: &str) -> PathBuf {
+    fn copy(from: &std::path::Path, to: &std::path::Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                copy(&p, &to.join(e.file_name()));
+            } else {
+                std::fs::copy(&p, to.join(e.file_name())).unwrap();
+            }
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("plurnk-cli-rules-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules"), &dir);
+    dir
+}
+
+/// IBM Granite's markup: `<|tool_call|>` and a JSON array of calls. No built-in family reads it.
+const GRANITE_FAMILY: &str = r#"family: granite
+tag: native-tool-calls
+about: Granite 3 writes `<|tool_call|>` then a JSON array of {"name", "arguments"} objects.
+models: [granite-3.3-8b-instruct]
+blocks:
+  - name: tool_call
+    start: ["<|tool_call|>"]
+    forms:
+      - shape: json
+        name_keys: [name]
+        argument_keys: [arguments]
+        array: true
+    recovery:
+      missing_end: true
+      truncated_body: true
+"#;
+const GRANITE_TURN: &[u8] = b"Let me look.\n<|tool_call|>[{\"name\": \"READ\", \"arguments\": {\"path\": \"src/a.rs\", \"range\": [1, 40]}}]\n";
+
+/// §native-tool-calls: a family added as one YAML file in a rules directory given with `--rules`
+/// is read at once, with no Rust change and no rebuild; the built-in rules do not read it.
+#[test]
+fn native_tool_calls_a_family_added_as_yaml_is_read_with_rules_dir() {
+    let dir = rules_copy("granite");
+    std::fs::write(dir.join("native/granite.yaml"), GRANITE_FAMILY).unwrap();
+    let with = run_stdin(&["--rules", dir.to_str().unwrap(), "-"], GRANITE_TURN);
+    assert_eq!(with.status.code(), Some(0), "{}", String::from_utf8_lossy(&with.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&with.stdout).unwrap();
+    let statements: Vec<&serde_json::Value> = v["items"].as_array().unwrap().iter().filter(|i| i["kind"] == "statement").collect();
+    assert_eq!(statements.len(), 1, "{v}");
+    let s = &statements[0]["statement"];
+    assert_eq!((s["op"].as_str(), s["target"]["raw"].as_str()), (Some("READ"), Some("src/a.rs")), "{v}");
+    assert_eq!(s["lineMarker"]["marks"], serde_json::json!([1, 40]), "{v}");
+    assert!(v["items"].as_array().unwrap().iter().all(|i| i["kind"] != "error"), "no diagnostic for a reading: {v}");
+
+    let without = run_stdin(&["-"], GRANITE_TURN);
+    let v: serde_json::Value = serde_json::from_slice(&without.stdout).unwrap();
+    assert!(v["items"].as_array().unwrap().iter().all(|i| i["kind"] != "statement"), "built-in rules read it: {v}");
+}
+
+/// A rule directory that breaks its schema is refused with exit 2 and one line naming the file,
+/// the path inside it and the rule broken.
+#[test]
+fn a_broken_rules_dir_names_file_path_and_rule() {
+    let dir = rules_copy("broken");
+    std::fs::write(dir.join("native/granite.yaml"), GRANITE_FAMILY.replace("        array: true\n", "        array: true\n        colour: red\n")).unwrap();
+    let out = run_stdin(&["--rules", dir.to_str().unwrap(), "-"], GRANITE_TURN);
+    assert_unreadable(&out, "granite.yaml");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/blocks/0/forms/0") && err.contains("colour") && err.contains("additionalProperties"), "{err}");
+}
