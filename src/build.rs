@@ -31,6 +31,9 @@ pub struct Out<'a> {
     pub tail: Option<UnparsedTail>,
     /// Reading stopped at a refusal the tier cannot recover from.
     pub aborted: bool,
+    /// The last region's heading was refused at the closing fence on the next line: that fence
+    /// stays outside text (§parser-position: the heading's reading ended where the error points).
+    pub ended_at_heading: bool,
 }
 
 impl<'a, 'c> Ctx<'a, 'c> {
@@ -135,6 +138,8 @@ struct Heading<'l> {
 
 enum Refusal {
     Error(ParseError),
+    /// An error at the closing fence on the line under the heading: the statement is that line.
+    ErrorAtCloser(ParseError),
     Tail(UnparsedTail),
     /// A refusal after which the tier reads nothing more (a client heading in a protocol tier).
     Abort(ParseError),
@@ -180,6 +185,10 @@ pub fn build_region<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, out: &mut Out<'a>) -> b
                 out.items.extend(items);
             }
             Err(Refusal::Error(e)) => out.items.push(Item::Error(e)),
+            Err(Refusal::ErrorAtCloser(e)) => {
+                out.items.push(Item::Error(e));
+                out.ended_at_heading = true;
+            }
             Err(Refusal::Abort(e)) => {
                 out.items.push(Item::Error(e));
                 out.aborted = true;
@@ -231,9 +240,10 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
         };
         ctx.text(id)
     };
-    let unexpected = |found: String, expected: String, at: usize| -> Refusal {
-        Refusal::Error(make(rules, DiagId::UnexpectedToken, ctx.pos(line_no, at), &[("found", &found), ("expected", &expected)], wf()))
+    let unexpected_error = |found: String, expected: String, at: usize| -> ParseError {
+        make(rules, DiagId::UnexpectedToken, ctx.pos(line_no, at), &[("found", &found), ("expected", &expected)], wf())
     };
+    let unexpected = |found: String, expected: String, at: usize| -> Refusal { Refusal::Error(unexpected_error(found, expected, at)) };
     let aside_text = |open: usize, inner: (usize, usize), closed: bool| &line[open..if closed { inner.1 + 3 } else { inner.1 }];
 
     // The client tier's heading in a protocol tier (§tier-entrypoints).
@@ -269,7 +279,7 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
                 };
                 if next_is_fence && seg.end == line.len() {
                     let expected = ctx.text(if is_target { DiagId::ExpectedTargetRest } else { DiagId::ExpectedMetadataRest });
-                    return Err(unexpected(ctx.text(DiagId::TokenCloser), expected, line.len()));
+                    return Err(Refusal::ErrorAtCloser(unexpected_error(ctx.text(DiagId::TokenCloser), expected, line.len())));
                 }
                 let id = if is_target { DiagId::TailTarget } else { DiagId::TailMetadata };
                 let reason = rules.text(id, &[("op", &name), ("line", &(line_no + 1).to_string())]);

@@ -281,8 +281,13 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
     let mut out = build::Out::default();
     covered.clear();
     for r in &regions.ops {
+        out.ended_at_heading = false;
         let keep_going = build::build_region(&ctx, r, &mut out);
-        covered.push(coverage(&ctx, r));
+        let mut span = coverage(&ctx, r);
+        if out.ended_at_heading {
+            span.1 = span.1.min(lines[r.head_line as usize].next);
+        }
+        covered.push(span);
         if !keep_going {
             break;
         }

@@ -276,3 +276,17 @@ fn whitespace_contract_keeps_body_bytes() {
     // §whitespace-contract: CRLF, indentation and trailing blank lines survive.
     assert_eq!(only_statements("```EDIT (a)\r\n  x\r\n\r\n```"), vec![r#"EDIT(a) {"  x\r\n"}"#]);
 }
+
+#[test]
+fn parser_position_a_slot_left_open_at_the_closer_leaves_the_closer_as_text() {
+    // §parser-position, §error-shape: a slot still open when the next line is the closing fence
+    // is refused at that fence; the heading line is the statement, the fence stays outside text.
+    assert_eq!(
+        turn("```sh <1,2> [x\n```"),
+        vec![
+            "!unexpected closing fence; expected `]` (`[metadata]` modifier closer) or scheme metadata content".to_string(),
+            "\"```\"".to_string(),
+            "!No valid Operation Syntax OPs detected.".to_string(),
+        ]
+    );
+}
