@@ -110,9 +110,13 @@ fn main() -> ExitCode {
         }
         _ => plurnk_parser::run(&input, &options, entry),
     };
-    let json = if cli.compact { serde_json::to_string(&result) } else { serde_json::to_string_pretty(&result) }.unwrap();
-    let mut out = io::stdout().lock();
-    let _ = writeln!(out, "{json}");
+    // Written straight to stdout: a large turn's JSON is never held in memory as a whole.
+    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let written = if cli.compact { serde_json::to_writer(&mut out, &result) } else { serde_json::to_writer_pretty(&mut out, &result) };
+    if written.is_err() || writeln!(out).and_then(|_| out.flush()).is_err() {
+        eprintln!("plurnk-parser: cannot write the result to stdout");
+        return ExitCode::from(2);
+    }
     if result.has_errors() {
         ExitCode::from(1)
     } else {

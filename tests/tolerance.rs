@@ -290,3 +290,27 @@ fn parser_position_a_slot_left_open_at_the_closer_leaves_the_closer_as_text() {
         ]
     );
 }
+
+// ── The corpus's `delta` rows: where 6.0 overrides the reference ─────────────────────────────────
+
+#[test]
+fn kill_scope_kill_requires_a_target() {
+    // §kill-scope (6.0): "KILL requires a target". A bare KILL is refused with its working form,
+    // not read as a final answer; a targeted KILL keeps its scope.
+    let r = parse("```KILL\nThe answer is 4.\n```", &ParseOptions::default());
+    assert_eq!(r.statements().count(), 0);
+    let hard: Vec<_> = r.items.iter().filter_map(|i| if let Item::Error(e) = i { Some(e) } else { None }).collect();
+    assert!(hard[0].message.contains("KILL requires one"), "{:?}", hard[0].message);
+    assert!(hard[0].recovery.as_deref().is_some_and(|w| w.starts_with("`KILL (path)")), "{:?}", hard[0].recovery);
+    assert_eq!(only_statements("```KILL (worker://a) <2,5>\n```"), vec!["KILL(worker://a)<2,5>".to_string()]);
+}
+
+#[test]
+fn send_wait_scope_wait_takes_seconds_and_ignores_its_scope() {
+    // §send-wait-scope (6.0): WAIT's duration is `[seconds]` metadata; a scope is ignored, named.
+    let r = parse("```WAIT [60] (worker://child)\n```", &ParseOptions::default());
+    let s = r.statements().next().expect("a WAIT");
+    assert_eq!(s.seconds, Some(60.0));
+    assert!(s.line_marker.is_none());
+    assert_eq!(turn("```WAIT <1> <!-- reassess -->\nCheck the running tests again.\n```")[1], "!Ignored WAIT duration <1>.");
+}

@@ -233,6 +233,7 @@ mod tests {
     fn builtin_rules_load() {
         let r = Rules::builtin();
         assert!(r.op_index("READ").is_some());
-        assert_eq!(r.text(DiagId::NoOperation, &[]), "No valid Operation Syntax OPs detected.");
+        // The text itself lives only in rules/diagnostics.yaml (tests/rules.rs checks it there).
+        assert!(!r.text(DiagId::NoOperation, &[]).is_empty());
     }
 }
