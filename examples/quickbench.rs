@@ -1,7 +1,18 @@
-// Temporary: parse every recorded emission repeatedly and print MB/s.
+//! A profiling driver (not a benchmark: `cargo bench` prints the figures). Parses every recorded
+//! emission, or the file named by `QB_FILE`, repeatedly and prints MB/s; `ROUNDS=n` fixes the
+//! number of passes so `perf`/callgrind runs are comparable.
+//!
+//!   cargo build --profile bench --example quickbench
+//!   QB_FILE=turn.md ROUNDS=200 perf record target/release/examples/quickbench
 fn main() {
-    let text = std::fs::read_to_string("../shared/corpus/recorded-emissions.jsonl").unwrap();
-    let inputs: Vec<String> = text.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["input"].as_str().unwrap().to_string()).collect();
+    let inputs: Vec<String> = match std::env::var("QB_FILE") {
+        Ok(path) => vec![std::fs::read_to_string(path).expect("QB_FILE is a readable UTF-8 file")],
+        Err(_) => {
+            let shared = std::env::var("PLURNK_SHARED").unwrap_or_else(|_| "../shared".into());
+            let text = std::fs::read_to_string(format!("{shared}/corpus/recorded-emissions.jsonl")).expect("the corpus");
+            text.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["input"].as_str().unwrap().to_string()).collect()
+        }
+    };
     let bytes: usize = inputs.iter().map(|s| s.len()).sum();
     let opts = plurnk_parser::ParseOptions::default();
     let t = std::time::Instant::now();
@@ -9,8 +20,7 @@ fn main() {
     let rounds: usize = std::env::var("ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(0);
     while (rounds == 0 && t.elapsed().as_secs_f64() < 3.0) || (rounds > 0 && n < rounds) {
         for i in &inputs {
-            let r = plurnk_parser::parse(i, &opts);
-            std::hint::black_box(r);
+            std::hint::black_box(plurnk_parser::parse(i, &opts));
         }
         n += 1;
     }

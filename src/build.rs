@@ -1073,8 +1073,9 @@ fn peel(ctx: &Ctx<'_, '_>, o: &Operation, h: &mut Heading, text: &mut String, po
     loop {
         let t = text.trim_end();
         if h.aside.is_none() && t.ends_with("-->") {
-            if let Some(i) = t.rfind("<!--") {
-                h.aside = Some(t[i + 4..t.len() - 3].trim().to_string());
+            // `<!-->` opens and closes in the same characters: no aside.
+            if let Some((i, inner)) = t.rfind("<!--").and_then(|i| Some((i, t[i + 4..].strip_suffix("-->")?))) {
+                h.aside = Some(inner.trim().to_string());
                 *text = t[..i].to_string();
                 continue;
             }

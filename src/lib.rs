@@ -145,9 +145,10 @@ pub fn run<'a>(input: &'a str, options: &ParseOptions, entry: Entry) -> ParseRes
 /// use clears what it reads, so no result depends on an earlier parse.
 #[derive(Default)]
 struct Workspace {
-    /// Every line, and its class.
+    /// Every line; the class of every line that is not plain text, by line index in order (most
+    /// lines of a turn are text, so they cost nothing here).
     lines: Vec<scan::Line>,
-    classes: Vec<Class>,
+    classes: Vec<(u32, Class)>,
     /// The fence lines handed to the pairing search (§pairing-algorithm).
     plines: Vec<PLine>,
     /// Unknown tags with slots written as inline code (§interstitial-fence).
@@ -180,12 +181,15 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
     let lines: &[scan::Line] = lines;
     let text_of = |i: usize| &input[lines[i].start..lines[i].end];
     // Classify every line; only fence-ish lines reach the pairing search.
-    for i in 0..lines.len() {
-        classes.push(cls.classify(text_of(i)));
+    for (i, l) in lines.iter().enumerate() {
+        let c = cls.classify(&input[l.start..l.end]);
+        if c != Class::Text {
+            classes.push((i as u32, c));
+        }
     }
-    for (i, c) in classes.iter().enumerate() {
-        let line = i as u32;
-        match *c {
+    for (k, &(line, c)) in classes.iter().enumerate() {
+        let i = line as usize;
+        match c {
             Class::Text => {}
             Class::Fence(f) => {
                 if f.inline {
@@ -218,10 +222,15 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
                 let mut forgotten = None;
                 let mut orphan = false;
                 if kind == PKind::Bare {
-                    if let Some(next) = classes.get(i + 1) {
-                        forgotten = forgotten_tag(cls, text_of(i + 1), next);
+                    if i + 1 < lines.len() {
+                        let next = match classes.get(k + 1) {
+                            Some(&(l, c)) if l == line + 1 => c,
+                            _ => Class::Text,
+                        };
+                        forgotten = forgotten_tag(cls, text_of(i + 1), &next);
                     }
-                    if i > 0 && classes[i - 1] == Class::Text && scan::has_fence_run(text_of(i - 1), rules.fence_min()) {
+                    let previous_is_text = k == 0 || classes[k - 1].0 + 1 != line;
+                    if i > 0 && previous_is_text && scan::has_fence_run(text_of(i - 1), rules.fence_min()) {
                         orphan = true;
                     }
                 }
@@ -265,7 +274,11 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
     ws.pair = pairer.finish_into().0;
     let Workspace { lines, classes, plines, inline_unknown, pair: pair_bufs, regions, rb, covered, .. } = ws;
     let lines: &[scan::Line] = lines;
-    let classes: &[Class] = classes;
+    let classes: &[(u32, Class)] = classes;
+    let class_at = |l: u32| match classes.binary_search_by_key(&l, |&(line, _)| line) {
+        Ok(k) => classes[k].1,
+        Err(_) => Class::Text,
+    };
     let text_of = |i: usize| &input[lines[i].start..lines[i].end];
     // A tag of digits alone names no language: its block is unlabeled for the shown-not-run
     // advisory (§quotation).
@@ -306,7 +319,7 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
         out.items.push(Item::Error(diagnose::make(rules, DiagId::ShownNotRun, ctx.pos(s.line, s.at), &[("op", &name)], None)));
     }
     for &l in &regions.unfenced {
-        let name = match classes[l as usize] {
+        let name = match class_at(l) {
             Class::Unfenced(Named::Op(i)) => rules.op(i).name.clone(),
             Class::Unfenced(Named::Exec(e)) => registry.names[e].clone(),
             _ => continue,
@@ -320,7 +333,7 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
         covered.push((ln.start, ln.next));
     }
     for &l in &regions.unknown_tags {
-        if let Class::Fence(f) = classes[l as usize] {
+        if let Class::Fence(f) = class_at(l) {
             if f.slotted {
                 let t = text_of(l as usize);
                 let end = cls.name_end(t.as_bytes(), f.info_at);
@@ -330,10 +343,20 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
     }
     // An unknown tag with slots written as inline code is named where it stands outside every
     // operation (§interstitial-fence).
+    let mut op_spans: Vec<(usize, usize)> = Vec::new();
+    if !inline_unknown.is_empty() {
+        op_spans.extend(covered.iter().take(regions.ops.len()).copied());
+        op_spans.sort_unstable();
+        // Each end becomes the furthest end so far: "some span holds the line" is then one lookup.
+        for k in 1..op_spans.len() {
+            op_spans[k].1 = op_spans[k].1.max(op_spans[k - 1].1);
+        }
+    }
     for &l in inline_unknown.iter() {
         let ln = lines[l as usize];
-        let inside = regions.ops.iter().zip(covered.iter()).any(|(_, &(s, e))| s <= ln.start && ln.start < e);
-        if let (false, Class::Fence(f)) = (inside, classes[l as usize]) {
+        let k = op_spans.partition_point(|&(s, _)| s <= ln.start);
+        let inside = k > 0 && ln.start < op_spans[k - 1].1;
+        if let (false, Class::Fence(f)) = (inside, class_at(l)) {
             let t = text_of(l as usize);
             let end = cls.name_end(t.as_bytes(), f.info_at);
             out.items.push(Item::Error(diagnose::make(rules, DiagId::NotAnOperation, ctx.pos(l, f.indent as usize), &[("name", &t[f.info_at..end])], None)));

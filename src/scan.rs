@@ -27,13 +27,56 @@ pub fn lines_into(input: &str, out: &mut Vec<Line>) {
     out.clear();
     let bytes = input.as_bytes();
     let mut start = 0;
-    for nl in memchr::memchr_iter(b'\n', bytes) {
-        let end = if nl > start && bytes[nl - 1] == b'\r' { nl - 1 } else { nl };
-        out.push(Line { start, end, next: nl + 1 });
-        start = nl + 1;
+    let mut push = |nl: usize, start: &mut usize| {
+        let end = if nl > *start && bytes[nl - 1] == b'\r' { nl - 1 } else { nl };
+        out.push(Line { start: *start, end, next: nl + 1 });
+        *start = nl + 1;
+    };
+    // Lines of a model turn are short (tens of bytes), where one `memchr` call per line costs
+    // more than the search: 64 bytes at a time become a bit mask of their newlines, and each set
+    // bit is a line end.
+    let mut base = 0;
+    let mut chunks = bytes.chunks_exact(64);
+    for chunk in &mut chunks {
+        let mut mask = newline_mask(chunk.try_into().expect("64 bytes"));
+        while mask != 0 {
+            push(base + mask.trailing_zeros() as usize, &mut start);
+            mask &= mask - 1;
+        }
+        base += 64;
+    }
+    for nl in memchr::memchr_iter(b'\n', chunks.remainder()) {
+        push(base + nl, &mut start);
     }
     if start < bytes.len() || out.is_empty() {
         out.push(Line { start, end: bytes.len(), next: bytes.len() });
+    }
+}
+
+/// Bit `k` set where `chunk[k]` is a newline.
+#[inline]
+fn newline_mask(chunk: &[u8; 64]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
+        // SAFETY: SSE2 is part of the x86_64 baseline; each load reads 16 of the 64 bytes.
+        unsafe {
+            let nl = _mm_set1_epi8(b'\n' as i8);
+            let mut mask = 0u64;
+            for k in 0..4 {
+                let v = _mm_loadu_si128(chunk.as_ptr().add(16 * k) as *const __m128i);
+                mask |= (_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)) as u16 as u64) << (16 * k);
+            }
+            mask
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut mask = 0u64;
+        for (k, &b) in chunk.iter().enumerate() {
+            mask |= u64::from(b == b'\n') << k;
+        }
+        mask
     }
 }
 
@@ -143,6 +186,9 @@ pub struct Classifier<'r> {
     pub registry: &'r Registry<'r>,
     ops_upper_first: [bool; 256],
     exec_first: [bool; 256],
+    /// First bytes a line must start with to be anything but text: an indent, a fence character,
+    /// or the first letter of an operation or executor name. Most lines of a turn stop here.
+    may_matter: [bool; 256],
 }
 
 impl<'r> Classifier<'r> {
@@ -166,7 +212,17 @@ impl<'r> Classifier<'r> {
                 mark(b);
             }
         }
-        Classifier { rules, registry, ops_upper_first, exec_first }
+        let mut may_matter = [false; 256];
+        for b in 0..256 {
+            may_matter[b] = ops_upper_first[b] || exec_first[b];
+        }
+        may_matter[b' ' as usize] = true;
+        for c in &rules.tables.fence.chars {
+            if let Some(&b) = c.as_bytes().first() {
+                may_matter[b as usize] = true;
+            }
+        }
+        Classifier { rules, registry, ops_upper_first, exec_first, may_matter }
     }
 
     /// The name run starting at `at`.
@@ -190,12 +246,15 @@ impl<'r> Classifier<'r> {
     }
 
     /// Classifies the line `text` (without its line ending).
+    #[inline]
     pub fn classify(&self, text: &str) -> Class {
-        let b = text.as_bytes();
-        let first = match b.first() {
-            Some(&c) => c,
-            None => return Class::Text,
-        };
+        match text.as_bytes().first() {
+            Some(&c) if self.may_matter[c as usize] => self.classify_slow(text, c),
+            _ => Class::Text,
+        }
+    }
+
+    fn classify_slow(&self, text: &str, first: u8) -> Class {
         if first == b' ' || first == b'`' || first == b'~' {
             if let Some(f) = self.fence(text) {
                 return Class::Fence(f);
@@ -366,6 +425,29 @@ mod tests {
         assert_eq!((v[2].start, v[2].end), (5, 6));
         assert_eq!(lines("").len(), 1);
         assert_eq!(lines("a\n").len(), 1);
+    }
+
+    #[test]
+    fn lines_agree_with_a_plain_split_across_64_byte_blocks() {
+        // Line ends at, before and after every block boundary, CRLF split across one, and a tail.
+        let mut text = String::new();
+        for n in 0..200 {
+            text.push_str(&"x".repeat(n % 70));
+            text.push_str(if n % 3 == 0 { "\r\n" } else { "\n" });
+        }
+        text.push_str("tail");
+        for cut in [0, 1, 63, 64, 65, 127, 128, text.len()] {
+            let t = &text[..cut.min(text.len())];
+            let got: Vec<&str> = lines(t).iter().map(|l| &t[l.start..l.end]).collect();
+            // A CR ends a line only before a LF; a lone CR is content.
+            let parts: Vec<&str> = t.split('\n').collect();
+            let n = parts.len();
+            let mut want: Vec<&str> = parts.iter().enumerate().map(|(k, l)| if k + 1 < n { l.strip_suffix('\r').unwrap_or(l) } else { l }).collect();
+            if want.len() > 1 && want.last() == Some(&"") {
+                want.pop();
+            }
+            assert_eq!(got, want, "cut at {cut}");
+        }
     }
 
     #[test]

@@ -221,3 +221,13 @@ fn native_unterminated_invoke_tags_do_not_panic() {
         harness::check_native(input);
     }
 }
+
+/// Crash found by `cargo fuzz run parse`, minimized: `<!-->` closing a FIND matcher line. The
+/// trailing-aside peel (§trailing-slots) sliced `t[i + 4..t.len() - 3]` with the `<!--` and the
+/// `-->` overlapping: "begin > end (19 > 17)" at src/build.rs.
+#[test]
+fn trailing_slots_an_overlapping_empty_aside_does_not_panic() {
+    for input in ["```FIND (src/**/*.rs) /fn parse_\\w+/ <!-->\n```\n", "```FIND (a) /x/ <!-->", "```READ (a) x <!--->\n```"] {
+        harness::check_all_entries(input);
+    }
+}
