@@ -2,7 +2,8 @@
 //! `tests/pairing.rs`) at 10 KB, 100 KB, 1 MB and 10 MB, and the ratio 10 MB / 10 KB per family.
 //! The claim is linear time: the ratio stays at or under 1.5.
 //!
-//! `cargo bench --bench adversarial` (seconds per cell from `PLURNK_BENCH_SECS`, default 0.5). No
+//! `cargo bench --bench adversarial` (seconds per cell from `PLURNK_BENCH_SECS`, default 0.5; rows
+//! from `PLURNK_BENCH_FAMILIES`, a comma list, default all). No
 //! assertion: it prints, and marks a family over the claim.
 
 #[path = "adversarial_inputs.rs"]
@@ -38,7 +39,9 @@ fn main() {
     println!("ns per byte of `parse` (best of the rounds in {secs} s per cell)");
     println!("| family | {} | 10 MB / 10 KB |", header.join(" | "));
     println!("|---|{}---:|", "---:|".repeat(SIZES.len()));
-    for family in adversarial::FAMILIES {
+    // `PLURNK_BENCH_FAMILIES=many-headings,deep-nesting` measures only those rows.
+    let only: Option<Vec<String>> = std::env::var("PLURNK_BENCH_FAMILIES").ok().map(|v| v.split(',').map(str::to_string).collect());
+    for family in adversarial::FAMILIES.iter().filter(|f| only.as_ref().is_none_or(|o| o.iter().any(|x| x == *f))) {
         let mut cells = Vec::new();
         for &(size, _) in SIZES {
             let input = adversarial::build(family, size);

@@ -292,7 +292,10 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
 
     let ctx = build::Ctx { input, lines, rules, cls: &cls, entry };
     let mut out = build::Out::default();
+    // One statement per region and about one text item between two: grown once, not doubled.
+    out.items.reserve(2 * regions.ops.len() + regions.shown.len() + 1);
     covered.clear();
+    covered.reserve(regions.ops.len());
     for r in &regions.ops {
         out.ended_at_heading = false;
         let keep_going = build::build_region(&ctx, r, &mut out);
