@@ -62,7 +62,8 @@ pub struct ParseResult<'a> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Target {
     Local { raw: String, fragment: Option<String> },
-    Url(UrlTarget),
+    /// Boxed: most targets are local paths, and a URL's parts are large.
+    Url(Box<UrlTarget>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -149,8 +150,9 @@ pub struct Statement<'a> {
     pub line_marker: Option<LineMarker>,
     pub matcher: Option<Matcher>,
     pub body: Body<'a>,
-    pub source: Option<Selection>,
-    pub destination: Option<Selection>,
+    /// COPY and MOVE only: boxed, so every other statement stays small.
+    pub source: Option<Box<Selection>>,
+    pub destination: Option<Box<Selection>>,
     /// WAIT's `[seconds]` duration (§send-wait-scope); serialized only when present.
     pub seconds: Option<f64>,
     pub position: Position,

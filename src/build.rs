@@ -726,8 +726,8 @@ fn operation(ctx: &Ctx<'_, '_>, r: &OpRegion, o: &Operation, named: Named, name:
             line_marker: None,
             matcher: None,
             body: Body::Null,
-            source: it.next(),
-            destination: it.next(),
+            source: it.next().map(Box::new),
+            destination: it.next().map(Box::new),
             seconds: None,
             position,
         }]);

@@ -145,10 +145,10 @@ pub fn run<'a>(input: &'a str, options: &ParseOptions, entry: Entry) -> ParseRes
 /// use clears what it reads, so no result depends on an earlier parse.
 #[derive(Default)]
 struct Workspace {
-    /// Every line; the class of every line that is not plain text, by line index in order (most
-    /// lines of a turn are text, so they cost nothing here).
+    /// Every line. Classes are not stored: a line is classified as it is read, and again on the
+    /// rare later question (a diagnostic naming an unfenced or unknown tag), which is cheaper than
+    /// holding a class per line of a 100 MB turn.
     lines: Vec<scan::Line>,
-    classes: Vec<(u32, Class)>,
     /// The fence lines handed to the pairing search (§pairing-algorithm).
     plines: Vec<PLine>,
     /// Unknown tags with slots written as inline code (§interstitial-fence).
@@ -174,21 +174,16 @@ fn with_workspace<R>(f: impl FnOnce(&mut Workspace) -> R) -> R {
 
 fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) {
     scan::lines_into(input, &mut ws.lines);
-    let Workspace { lines, classes, plines, inline_unknown, segs, .. } = ws;
-    classes.clear();
+    let Workspace { lines, plines, inline_unknown, segs, .. } = ws;
     plines.clear();
     inline_unknown.clear();
     let lines: &[scan::Line] = lines;
     let text_of = |i: usize| &input[lines[i].start..lines[i].end];
+    let class_of = |i: usize| cls.classify(text_of(i));
     // Classify every line; only fence-ish lines reach the pairing search.
-    for (i, l) in lines.iter().enumerate() {
-        let c = cls.classify(&input[l.start..l.end]);
-        if c != Class::Text {
-            classes.push((i as u32, c));
-        }
-    }
-    for (k, &(line, c)) in classes.iter().enumerate() {
-        let i = line as usize;
+    for i in 0..lines.len() {
+        let c = class_of(i);
+        let line = i as u32;
         match c {
             Class::Text => {}
             Class::Fence(f) => {
@@ -223,14 +218,9 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
                 let mut orphan = false;
                 if kind == PKind::Bare {
                     if i + 1 < lines.len() {
-                        let next = match classes.get(k + 1) {
-                            Some(&(l, c)) if l == line + 1 => c,
-                            _ => Class::Text,
-                        };
-                        forgotten = forgotten_tag(cls, text_of(i + 1), &next);
+                        forgotten = forgotten_tag(cls, text_of(i + 1), &class_of(i + 1));
                     }
-                    let previous_is_text = k == 0 || classes[k - 1].0 + 1 != line;
-                    if i > 0 && previous_is_text && scan::has_fence_run(text_of(i - 1), rules.fence_min()) {
+                    if i > 0 && class_of(i - 1) == Class::Text && scan::has_fence_run(text_of(i - 1), rules.fence_min()) {
                         orphan = true;
                     }
                 }
@@ -272,13 +262,9 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
         pairer.feed(pl);
     }
     ws.pair = pairer.finish_into().0;
-    let Workspace { lines, classes, plines, inline_unknown, pair: pair_bufs, regions, rb, covered, .. } = ws;
+    let Workspace { lines, plines, inline_unknown, pair: pair_bufs, regions, rb, covered, .. } = ws;
     let lines: &[scan::Line] = lines;
-    let classes: &[(u32, Class)] = classes;
-    let class_at = |l: u32| match classes.binary_search_by_key(&l, |&(line, _)| line) {
-        Ok(k) => classes[k].1,
-        Err(_) => Class::Text,
-    };
+    let class_at = |l: u32| cls.classify(&input[lines[l as usize].start..lines[l as usize].end]);
     let text_of = |i: usize| &input[lines[i].start..lines[i].end];
     // A tag of digits alone names no language: its block is unlabeled for the shown-not-run
     // advisory (§quotation).

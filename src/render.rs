@@ -240,7 +240,7 @@ fn heading_candidates(s: &Statement) -> Vec<(String, Option<String>)> {
     if s.source.is_some() || s.destination.is_some() {
         // Text after the slots on a transfer heading is ignored (§transfer-resource-selections):
         // an operand's matcher only ever rides an option block.
-        let f = |sel: &Option<Selection>| sel.as_ref().map(|x| matcher_forms(&x.matcher, &x.metadata, false)).unwrap_or_else(|| vec![MatcherForm::None]);
+        let f = |sel: &Option<Box<Selection>>| sel.as_deref().map(|x| matcher_forms(&x.matcher, &x.metadata, false)).unwrap_or_else(|| vec![MatcherForm::None]);
         for a in f(&s.source) {
             for b in f(&s.destination) {
                 for n in asides {

@@ -66,7 +66,7 @@ const SPECIAL: &[&str] = &["http", "https", "ws", "wss", "ftp", "file"];
 /// Decomposes one target (already slot-decoded).
 pub fn parse(raw: &str) -> Result<Target, InvalidUri> {
     match url_prefix(raw) {
-        Some(scheme_end) => parse_url(raw, scheme_end).map(Target::Url),
+        Some(scheme_end) => parse_url(raw, scheme_end).map(|u| Target::Url(Box::new(u))),
         None => Ok(local(raw)),
     }
 }
