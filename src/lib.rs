@@ -167,9 +167,25 @@ thread_local! {
 /// Runs `f` with this thread's workspace (a fresh one if it is already in use).
 fn with_workspace<R>(f: impl FnOnce(&mut Workspace) -> R) -> R {
     WORKSPACE.with(|w| match w.try_borrow_mut() {
-        Ok(mut ws) => f(&mut ws),
+        Ok(mut ws) => {
+            let r = f(&mut ws);
+            ws.release_if_huge();
+            r
+        }
         Err(_) => f(&mut Workspace::default()),
     })
+}
+
+impl Workspace {
+    /// Lines past which a kept workspace is given back: one huge turn must not pin its tables
+    /// for the rest of a long-lived process (`--jsonl`, the bindings).
+    const KEEP_LINES: usize = 1 << 16;
+
+    fn release_if_huge(&mut self) {
+        if self.lines.capacity() > Self::KEEP_LINES || self.plines.capacity() > Self::KEEP_LINES {
+            *self = Workspace::default();
+        }
+    }
 }
 
 fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) {
@@ -193,12 +209,12 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
                 }
                 if let Info::Chain(named) = f.info {
                     // A closer, then the next opener on the same line (§inline-chain).
-                    plines.push(PLine { line, at: f.indent as usize, ch: f.ch, width: f.width, kind: PKind::Bare, forgotten: None, orphan: false });
+                    plines.push(PLine { line, at: f.indent, ch: f.ch, width: f.width, kind: PKind::Bare, forgotten: None, orphan: false });
                     heading::segments_into(cls, text_of(i), f.info_at, f.chain_width, segs);
                     let last = segs.last();
                     let compact = last.map(|s| s.closed).unwrap_or(false);
                     let open_width = last.map(|s| s.width).unwrap_or(f.chain_width);
-                    plines.push(PLine { line, at: f.info_at, ch: b'`', width: f.chain_width, kind: PKind::Heading { named, compact, open_width }, forgotten: None, orphan: false });
+                    plines.push(PLine { line, at: u32::try_from(f.info_at).unwrap_or(u32::MAX), ch: b'`', width: f.chain_width, kind: PKind::Heading { named, compact, open_width }, forgotten: None, orphan: false });
                     continue;
                 }
                 let kind = match f.info {
@@ -224,7 +240,7 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
                         orphan = true;
                     }
                 }
-                plines.push(PLine { line, at: f.indent as usize, ch: f.ch, width: f.width, kind, forgotten, orphan });
+                plines.push(PLine { line, at: f.indent, ch: f.ch, width: f.width, kind, forgotten, orphan });
             }
             Class::Naked(op) => {
                 let plain = text_of(i).trim_end() == rules.op(op).name;
@@ -234,6 +250,11 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
                 plines.push(PLine { line, at: 0, ch: 0, width: 0, kind: PKind::Unfenced, forgotten: None, orphan: false });
             }
         }
+    }
+    // A huge turn's fence lines outlive the whole pass: give back the growth slack (large blocks
+    // shrink in place), so peak memory follows the fence count, not the next power of two.
+    if plines.capacity() * std::mem::size_of::<PLine>() > 1 << 22 && plines.capacity() > plines.len() + plines.len() / 8 {
+        plines.shrink_to_fit();
     }
 }
 
@@ -365,8 +386,7 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
 
 /// Adds a native receipt (§native-tool-call-receipt) as a warning item.
 fn push_receipt(input: &str, rules: &Rules, result: &mut ParseResult<'_>, receipt: native::Receipt) {
-    let lines = scan::lines(input);
-    let l = lines.get(receipt.line as usize).copied().unwrap_or(scan::Line { start: 0, end: 0, next: 0 });
+    let l = scan::line_at(input, receipt.line as usize).unwrap_or(scan::Line { start: 0, end: 0, next: 0 });
     let t = &input[l.start..l.end];
     let at = Position { line: receipt.line + 1, column: scan::columns(&t[..receipt.at.min(t.len())]) };
     let d = rules.diag(DiagId::NotAnOperation);

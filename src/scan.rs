@@ -55,6 +55,20 @@ pub fn lines_into(input: &str, out: &mut Vec<Line>) {
     }
 }
 
+/// Line `n` (0-based) of `input`, found without building the line table.
+pub fn line_at(input: &str, n: usize) -> Option<Line> {
+    let bytes = input.as_bytes();
+    let start = if n == 0 { 0 } else { memchr::memchr_iter(b'\n', bytes).nth(n - 1)? + 1 };
+    if start > bytes.len() || (start == bytes.len() && n > 0) {
+        return None;
+    }
+    let nl = memchr::memchr(b'\n', &bytes[start..]).map(|k| start + k);
+    Some(match nl {
+        Some(nl) => Line { start, end: if nl > start && bytes[nl - 1] == b'\r' { nl - 1 } else { nl }, next: nl + 1 },
+        None => Line { start, end: bytes.len(), next: bytes.len() },
+    })
+}
+
 /// Bit `k` set where `chunk[k]` is a newline.
 #[inline]
 fn newline_mask(chunk: &[u8; 64]) -> u64 {
@@ -427,6 +441,17 @@ mod tests {
         assert_eq!((v[2].start, v[2].end), (5, 6));
         assert_eq!(lines("").len(), 1);
         assert_eq!(lines("a\n").len(), 1);
+    }
+
+    #[test]
+    fn line_at_agrees_with_the_table() {
+        for text in ["", "a", "a\n", "a\r\nb\n\nc", "\n\n", "x\ny\r\n"] {
+            let table = lines(text);
+            for (n, l) in table.iter().enumerate() {
+                assert_eq!(line_at(text, n), Some(*l), "{text:?} line {n}");
+            }
+            assert_eq!(line_at(text, table.len()), None, "{text:?} past the end");
+        }
     }
 
     #[test]

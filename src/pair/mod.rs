@@ -71,7 +71,7 @@ pub enum PKind {
 pub struct PLine {
     pub line: u32,
     /// Byte offset of the fence in its line.
-    pub at: usize,
+    pub at: u32,
     pub ch: u8,
     pub width: u32,
     pub kind: PKind,
@@ -483,19 +483,27 @@ impl<'r> Pairer<'r> {
             }
         }
         let lca = cursor[0];
-        // The divergent tails, oldest first, re-indexed into a fresh arena.
-        let mut keep: Vec<u32> = Vec::new();
+        // The divergent tails, oldest first: one backward sweep marks every ancestor of a live
+        // head above the common one (parents precede children), with no per-head walk.
+        let len = self.nodes.len();
+        let start = if lca == NO_NODE { 0 } else { lca as usize + 1 };
+        let mut live = vec![false; len];
         for &h in &heads {
-            let mut n = h;
-            while n != lca && n != NO_NODE {
-                keep.push(n);
-                n = self.nodes[n as usize].parent;
+            if h != NO_NODE && h != lca {
+                live[h as usize] = true;
             }
         }
-        keep.sort_unstable();
-        keep.dedup();
+        for n in (start..len).rev() {
+            if live[n] {
+                let p = self.nodes[n].parent;
+                if p != NO_NODE && p != lca {
+                    live[p as usize] = true;
+                }
+            }
+        }
+        let keep: Vec<u32> = (start..len).filter(|&n| live[n]).map(|n| n as u32).collect();
+        drop(live);
         self.commit_keep(lca);
-        let old = std::mem::take(&mut self.nodes);
         let remap = |i: u32, keep: &[u32]| -> u32 {
             if i == lca || i == NO_NODE {
                 NO_NODE
@@ -503,11 +511,14 @@ impl<'r> Pairer<'r> {
                 keep.binary_search(&i).map(|p| p as u32).unwrap_or(NO_NODE)
             }
         };
-        for &k in &keep {
-            let mut n = old[k as usize];
+        // Compacted in place: `keep` ascends and `keep[j] >= j`, so no slot is read after it is
+        // overwritten.
+        for (j, &k) in keep.iter().enumerate() {
+            let mut n = self.nodes[k as usize];
             n.parent = remap(n.parent, &keep);
-            self.nodes.push(n);
+            self.nodes[j] = n;
         }
+        self.nodes.truncate(keep.len());
         for (c, h) in self.complete.iter_mut().chain(self.repaired.iter_mut()).zip(heads.iter_mut()) {
             *h = remap(c.hist, &keep);
             c.hist = *h;

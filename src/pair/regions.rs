@@ -105,7 +105,7 @@ pub fn replay_into(plines: &[PLine], choices: &[(u32, Move, u32)], unlabeled_lab
         r.ops.len() - 1
     };
     for (pl, &(_, mv, mw)) in plines.iter().zip(choices) {
-        let indent = pl.at;
+        let indent = pl.at as usize;
         let compact = matches!(pl.kind, PKind::Heading { compact: true, .. });
         match mv {
             Move::Text | Move::Example => {
