@@ -548,3 +548,14 @@ fn native_tool_calls_prose_is_not_markup() {
     let got = parse("Use an <option> element, or <invoked> text.");
     assert_eq!(items(&got, "error").len(), 1, "{got}");
 }
+
+/// §native-tool-calls: a COPY (or FIND, READ, EDIT, MOVE) whose target slot is written empty —
+/// `<COPY()`, or `"path": ""` — names no target, so the emission stays as it was (found by
+/// `cargo fuzz run native_read`: the element swallowed the rest of the turn as a COPY body).
+#[test]
+fn native_tool_calls_an_empty_target_names_no_target() {
+    for input in ["<COPY()\n```\n```sh", "<READ()>\n", "{\"name\": \"READ\", \"arguments\": {\"path\": \"\"}}"] {
+        let got = parse(input);
+        assert!(statements(&got).iter().all(|s| s["op"] != "COPY" && s["op"] != "READ"), "read as an operation: {got}");
+    }
+}

@@ -138,7 +138,8 @@ fn one_line(s: &str) -> String {
 fn slot_target(slots: &str) -> Option<&str> {
     let open = slots.find('(')?;
     let close = slots[open..].find(')')? + open;
-    Some(&slots[open + 1..close])
+    // `()` names no target.
+    Some(&slots[open + 1..close]).filter(|t| !t.trim().is_empty())
 }
 
 /// The taught form for a call naming `named`, with the target it wrote if any.
@@ -210,7 +211,8 @@ pub(crate) fn map(call: &Call, rules: &Rules, registry: &Registry, params: &Nati
             ok = false;
         }
     }
-    let target_shown = target.clone().or_else(|| slot_target(&slots).map(str::to_string));
+    // An empty `path` names no target either (§native-tool-calls: the emission stays as it was).
+    let target_shown = target.clone().filter(|t| !t.trim().is_empty()).or_else(|| slot_target(&slots).map(str::to_string));
     let refuse = |target: Option<&str>| Err(taught(Some(&named), target, rules));
     if !ok {
         return refuse(target_shown.as_deref());
