@@ -129,31 +129,8 @@ fn scan_slots(s: &str, from: usize, le: usize) -> (usize, usize, bool) {
                     j += 1;
                 }
             }
-            b'[' => {
-                let mut depth = 0usize;
-                let mut in_str = false;
-                while j < le {
-                    let c = b[j];
-                    if in_str {
-                        if c == b'\\' {
-                            j += 1;
-                        } else if c == b'"' {
-                            in_str = false;
-                        }
-                    } else if c == b'"' {
-                        in_str = true;
-                    } else if c == b'[' {
-                        depth += 1;
-                    } else if c == b']' {
-                        depth -= 1;
-                        if depth == 0 {
-                            j += 1;
-                            break;
-                        }
-                    }
-                    j += 1;
-                }
-            }
+            // Metadata written in the tag, read as a heading reads it (§scheme-metadata-modifier).
+            b'[' => j = crate::heading::skip_meta(&b[..le], j).unwrap_or(le),
             b'"' => {
                 j = match memchr::memchr(b'"', &b[j + 1..le]) {
                     Some(k) => j + 1 + k + 1,

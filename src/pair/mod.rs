@@ -527,27 +527,20 @@ impl<'r> Pairer<'r> {
 
     /// Appends the path ending at `hist` to the committed choices (nodes stay in place).
     fn commit_keep(&mut self, hist: u32) {
-        let mut path = Vec::new();
+        // Walked newest first, appended in place, then put in order: no scratch path.
+        let from = self.committed.len();
         let mut h = hist;
         while h != NO_NODE {
             let n = self.nodes[h as usize];
-            path.push((n.line, n.mv, n.width));
+            self.committed.push((n.line, n.mv, n.width));
             h = n.parent;
         }
-        path.reverse();
-        self.committed.extend(path);
+        self.committed[from..].reverse();
     }
 
+    /// Commits the path ending at `hist` and empties the history.
     fn commit(&mut self, hist: u32) {
-        let mut path = Vec::new();
-        let mut h = hist;
-        while h != NO_NODE {
-            let n = self.nodes[h as usize];
-            path.push((n.line, n.mv, n.width));
-            h = n.parent;
-        }
-        path.reverse();
-        self.committed.extend(path);
+        self.commit_keep(hist);
         self.nodes.clear();
     }
 
