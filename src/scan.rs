@@ -26,8 +26,11 @@ pub fn lines(input: &str) -> Vec<Line> {
 pub fn lines_into(input: &str, out: &mut Vec<Line>) {
     out.clear();
     let bytes = input.as_bytes();
-    // Counted first (a vector count, far cheaper than the split): the table is sized once.
-    out.reserve_exact(memchr::memchr_iter(b'\n', bytes).count() + 1);
+    // A large turn is counted first (a vector count, cheaper than the split) so its table is
+    // sized once rather than doubled past need; a small one is not worth the extra pass.
+    if bytes.len() > 1 << 22 {
+        out.reserve_exact(memchr::memchr_iter(b'\n', bytes).count() + 1);
+    }
     let mut start = 0;
     let mut push = |nl: usize, start: &mut usize| {
         let end = if nl > *start && bytes[nl - 1] == b'\r' { nl - 1 } else { nl };
