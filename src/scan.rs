@@ -208,6 +208,8 @@ pub struct Classifier<'r> {
     /// First bytes a line must start with to be anything but text: an indent, a fence character,
     /// or the first letter of an operation or executor name. Most lines of a turn stop here.
     may_matter: [bool; 256],
+    /// The fence characters of the rule tables, by first byte.
+    fence_first: [bool; 256],
 }
 
 impl<'r> Classifier<'r> {
@@ -235,13 +237,16 @@ impl<'r> Classifier<'r> {
         for b in 0..256 {
             may_matter[b] = ops_upper_first[b] || exec_first[b];
         }
-        may_matter[b' ' as usize] = true;
+        let mut fence_first = [false; 256];
         for c in &rules.tables.fence.chars {
             if let Some(&b) = c.as_bytes().first() {
+                fence_first[b as usize] = true;
                 may_matter[b as usize] = true;
             }
         }
-        Classifier { rules, registry, ops_upper_first, exec_first, may_matter }
+        // An indent may precede a fence (§indented-fences).
+        may_matter[b' ' as usize] = true;
+        Classifier { rules, registry, ops_upper_first, exec_first, may_matter, fence_first }
     }
 
     /// The name run starting at `at`.
@@ -274,7 +279,7 @@ impl<'r> Classifier<'r> {
     }
 
     fn classify_slow(&self, text: &str, first: u8) -> Class {
-        if first == b' ' || first == b'`' || first == b'~' {
+        if first == b' ' || self.fence_first[first as usize] {
             if let Some(f) = self.fence(text) {
                 return Class::Fence(f);
             }
