@@ -592,7 +592,7 @@ fn two_scopes(ctx: &Ctx<'_, '_>, h: &Heading, position: Position, named: Named) 
     Ok(())
 }
 
-fn executor(ctx: &Ctx<'_, '_>, named: Named, name: &str, h: &mut Heading, position: Position, body: Option<(usize, usize, u32, u32)>, notes: &mut Vec<ParseError>) -> Result<Vec<Statement<'static>>, Refusal> {
+fn executor<'a>(ctx: &Ctx<'a, '_>, named: Named, name: &str, h: &mut Heading, position: Position, body: Option<(usize, usize, u32, u32)>, notes: &mut Vec<ParseError>) -> Result<Vec<Statement<'a>>, Refusal> {
     let rules = ctx.rules;
     let wf = || Some(ctx.working_form(named));
     let sel = h.sels.first().cloned().unwrap_or_default();
@@ -606,16 +606,17 @@ fn executor(ctx: &Ctx<'_, '_>, named: Named, name: &str, h: &mut Heading, positi
         None => None,
     };
     let lm = read_scope(ctx, h, &sel, rules.tables.executors.scope, name, named, notes).map_err(Refusal::Error)?;
-    let mut body_s: Option<String> = body.map(|(s, e, _, _)| ctx.input[s..e].to_string()).filter(|t| !t.is_empty());
+    // The body borrows the input unless heading text joins it (§heading-inline-body).
+    let mut body_s: Option<Cow<'a, str>> = body.map(|(s, e, _, _)| Cow::Borrowed(&ctx.input[s..e])).filter(|t| !t.is_empty());
     if let Some((start, end)) = h.text {
         // §bare-option-object (6.0): an executor always reads heading text as its input.
         let t = clean_text(h.line, start, end).trim_end().to_string();
         if !t.is_empty() {
             notes.push(make(rules, DiagId::InlineBody, position, &[("op", name)], None));
-            body_s = Some(match body_s {
+            body_s = Some(Cow::Owned(match body_s {
                 Some(b) => format!("{t}\n{b}"),
                 None => t,
-            });
+            }));
         }
     }
     Ok(vec![Statement {
@@ -626,7 +627,7 @@ fn executor(ctx: &Ctx<'_, '_>, named: Named, name: &str, h: &mut Heading, positi
         line_marker: lm,
         matcher: None,
         body: match body_s {
-            Some(b) => Body::Text(Cow::Owned(b)),
+            Some(b) => Body::Text(b),
             None => Body::Null,
         },
         source: None,
@@ -644,7 +645,7 @@ enum TextUse {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn operation(ctx: &Ctx<'_, '_>, r: &OpRegion, o: &Operation, named: Named, name: &str, h: &mut Heading, position: Position, body: Option<(usize, usize, u32, u32)>, notes: &mut Vec<ParseError>) -> Result<Vec<Statement<'static>>, Refusal> {
+fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, name: &str, h: &mut Heading, position: Position, body: Option<(usize, usize, u32, u32)>, notes: &mut Vec<ParseError>) -> Result<Vec<Statement<'a>>, Refusal> {
     let rules = ctx.rules;
     let wf = || Some(ctx.working_form(named));
     let line = h.line;
@@ -800,7 +801,7 @@ fn operation(ctx: &Ctx<'_, '_>, r: &OpRegion, o: &Operation, named: Named, name:
                     let text = join_body(inline_body.as_deref(), raw_body);
                     if let Some(b) = text {
                         if keeps {
-                            body_val = Body::Text(Cow::Owned(b.into_owned()));
+                            body_val = Body::Text(b);
                         } else if m.is_none() && o.inline_text == InlineText::Matcher && !b.contains('\n') && starts_with_sigil(b.trim()) {
                             // One sigil line beneath the heading is the bare form a line low.
                             m = Some(b.trim().to_string());
@@ -816,7 +817,7 @@ fn operation(ctx: &Ctx<'_, '_>, r: &OpRegion, o: &Operation, named: Named, name:
             }
             BodyKind::Literal | BodyKind::Prompt => {
                 body_val = match join_body(inline_body.as_deref(), raw_body) {
-                    Some(t) => Body::Text(Cow::Owned(t.into_owned())),
+                    Some(t) => Body::Text(t),
                     None if o.body == BodyKind::Prompt => Body::Text(Cow::Borrowed("")),
                     None => Body::Null,
                 };
@@ -824,7 +825,7 @@ fn operation(ctx: &Ctx<'_, '_>, r: &OpRegion, o: &Operation, named: Named, name:
             BodyKind::Message => {
                 if let Some(t) = join_body(inline_body.as_deref(), raw_body) {
                     let json = serde_json::from_str::<serde_json::Value>(&t).ok();
-                    body_val = Body::Message { raw: Cow::Owned(t.into_owned()), json };
+                    body_val = Body::Message { raw: t, json };
                 }
             }
             BodyKind::Matcher => {

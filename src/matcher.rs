@@ -328,6 +328,10 @@ fn valid_flags(flags: &str) -> bool {
 fn compile(pattern: &str, flags: &str) -> Result<(), Reason> {
     let mut f = regress::Flags::from(flags);
     f.no_opt = true;
+    // Only validity is asked, and case-insensitivity never changes what parses (ECMAScript's
+    // early errors do not depend on `i`); without it the engine skips case-folding every
+    // character into a set, the most expensive step of building the program.
+    f.icase = false;
     // `v` is a Unicode mode too.
     f.unicode |= f.unicode_sets;
     match regress::Regex::with_flags(pattern, f) {

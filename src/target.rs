@@ -84,23 +84,36 @@ fn parse_url(raw: &str, scheme_end: usize) -> Result<UrlTarget, InvalidUri> {
     // (`log:///1/*/{NEXT,READ}`), which WHATWG would percent-encode as `%7B`/`%7D` and so make
     // indistinguishable from an authored `%7B`: they cross the parser as tokens that no raw text
     // contains and come back as written.
-    let (open, close) = brace_tokens(raw);
-    let special = SPECIAL.contains(&raw[..scheme_end].to_ascii_lowercase().as_str());
+    let special = SPECIAL.iter().any(|s| s.eq_ignore_ascii_case(&raw[..scheme_end]));
     let after = scheme_end + 3;
     let authority_end = raw[after..]
         .find(|c: char| c == '/' || c == '?' || c == '#' || (special && c == '\\'))
         .map_or(raw.len(), |i| after + i);
-    let mut input = String::with_capacity(raw.len() + 16);
-    input.push_str(&raw[..authority_end]);
-    for c in raw[authority_end..].chars() {
-        match c {
-            '{' => input.push_str(&open),
-            '}' => input.push_str(&close),
-            _ => input.push(c),
+    let braced = raw[authority_end..].bytes().any(|b| b == b'{' || b == b'}');
+    // Most targets carry no brace: they go to the URL parser as written, with nothing to restore.
+    let tokens = braced.then(|| brace_tokens(raw));
+    let substituted;
+    let input: &str = match &tokens {
+        None => raw,
+        Some((open, close)) => {
+            let mut t = String::with_capacity(raw.len() + 16);
+            t.push_str(&raw[..authority_end]);
+            for c in raw[authority_end..].chars() {
+                match c {
+                    '{' => t.push_str(open),
+                    '}' => t.push_str(close),
+                    _ => t.push(c),
+                }
+            }
+            substituted = t;
+            &substituted
         }
-    }
-    let parsed = url::Url::parse(&input).map_err(|_| InvalidUri)?;
-    let restore = |s: &str| s.replace(&open, "{").replace(&close, "}");
+    };
+    let parsed = url::Url::parse(input).map_err(|_| InvalidUri)?;
+    let restore = |s: &str| match &tokens {
+        None => s.to_string(),
+        Some((open, close)) => s.replace(open.as_str(), "{").replace(close.as_str(), "}"),
+    };
     let username = match parsed.username() {
         "" => None,
         u => Some(u.to_string()),
@@ -160,6 +173,10 @@ pub fn with_channel(target: &Target, channel: &str) -> Option<Target> {
 /// top-level commas or whitespace (braces protect their contents). `None` unless every member
 /// parses as a URI and there are at least two.
 pub fn split_uri_group(raw: &str) -> Option<Vec<String>> {
+    // One member at most without a separator: the usual single target costs one scan.
+    if !raw.chars().any(|c| c == ',' || c.is_whitespace()) {
+        return None;
+    }
     let mut parts = Vec::new();
     let mut depth = 0i32;
     let mut cur = String::new();

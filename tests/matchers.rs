@@ -359,3 +359,26 @@ fn path_parentheses_round_trip() {
     // Unknown pairs keep both characters for glob interpretation.
     assert_eq!(target::decode_slot("a\\*b\\(c\\)"), "a\\*b(c)");
 }
+
+/// §regex-dialect-readings: a `/…/` matcher is validated, never run, and validation leaves out
+/// the `i` flag (case-folding every character is the engine's most expensive step). That is
+/// sound only if `i` never changes what parses; this property holds the engine to it, over
+/// patterns built from the characters regex syntax is made of.
+#[test]
+fn regex_dialect_case_insensitivity_never_changes_validity() {
+    // With the two characters whose case folds leave ASCII: long s (U+017F) and Kelvin (U+212A).
+    const ALPHABET: &[char] = &['(', ')', '[', ']', '{', '}', '<', '>', '?', '*', '+', '.', '^', '$', '|', '\\', '/', '-', ',', ':', '=', '!', '0', '1', '2', '9', 'a', 'A', 'b', 'B', 'k', 'K', 's', 'S', 'w', 'W', 'd', 'D', 'p', 'P', 'u', 'U', 'x', 'X', 'c', 'n', '_', ' ', '\u{17F}', '\u{212A}'];
+    let valid = |p: &str, flags: &str| regress::Regex::with_flags(p, flags).is_ok();
+    let table = ["[a-z]", "[z-a]", "(?i:abc)", "(?-i:a)", "\\u{1F600}", "[^\\W]", "\\p{Lu}", "k\u{212A}", "(?<n>a)\\k<n>", "[\\d-z]", "a{2,1}", "\\c"];
+    for p in table {
+        for (plain, folded) in [("", "i"), ("u", "iu"), ("v", "iv"), ("s", "is"), ("m", "im")] {
+            assert_eq!(valid(p, plain), valid(p, folded), "/{p}/{folded} and /{p}/{plain} disagree");
+        }
+    }
+    bolero::check!().with_type::<Vec<u8>>().with_iterations(20_000).with_max_len(24).for_each(|bytes: &Vec<u8>| {
+        let p: String = bytes.iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()]).collect();
+        for (plain, folded) in [("", "i"), ("u", "iu"), ("v", "iv")] {
+            assert_eq!(valid(&p, plain), valid(&p, folded), "/{p}/{folded} and /{p}/{plain} disagree");
+        }
+    });
+}

@@ -231,3 +231,22 @@ fn trailing_slots_an_overlapping_empty_aside_does_not_panic() {
         harness::check_all_entries(input);
     }
 }
+
+/// Allocation discipline: a body the heading adds nothing to is a slice of the input itself
+/// (`Cow::Borrowed`), for operations and executors alike, so a large EDIT is never copied.
+#[test]
+fn bodies_borrow_from_the_input() {
+    let input = "```EDIT (a.txt)\nline one\nline two\n```\n\n```sh\nls -la\n```\n\n```SEND (worker:///w)\n{\"k\": 1}\n```\n";
+    let r = parse(input, &ParseOptions::default());
+    let range = input.as_ptr() as usize..input.as_ptr() as usize + input.len();
+    let mut n = 0;
+    for s in r.statements() {
+        let text = match &s.body {
+            Body::Text(Cow::Borrowed(t)) | Body::Message { raw: Cow::Borrowed(t), .. } => *t,
+            other => panic!("{:?}: body not borrowed: {other:?}", s.op_name()),
+        };
+        assert!(range.contains(&(text.as_ptr() as usize)), "{text:?} is not inside the input");
+        n += 1;
+    }
+    assert_eq!(n, 3);
+}

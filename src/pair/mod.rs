@@ -321,8 +321,12 @@ impl<'r> Pairer<'r> {
     }
 
     fn key(&self, cost: &Cost, complete: bool) -> [u32; MAX_COUNTERS + 2] {
-        let order = if complete { &self.rules.complete_order } else { &self.rules.repaired_order };
         let mut k = [0u32; MAX_COUNTERS + 2];
+        // A reading that has paid nothing (every reading of a well-formed turn) keys as zero.
+        if cost.iter().all(|&c| c == 0) {
+            return k;
+        }
+        let order = if complete { &self.rules.complete_order } else { &self.rules.repaired_order };
         for (i, group) in order.iter().enumerate().take(MAX_COUNTERS + 2) {
             k[i] = group.iter().map(|&c| cost[c] as u32).sum();
         }
@@ -669,14 +673,13 @@ impl<'r> Pairer<'r> {
     }
 
     /// A heading at the top level: opens its block, or stands complete on its line.
-    fn root_heading(&self, cand: &Cand, named: Named, compact: bool, open_width: u32, mv: Move, out: &mut Vec<(Cand, Move, u32)>) {
+    fn root_heading(&self, cand: &Cand, named: Named, compact: bool, open_width: u32, mv: Move) -> (Cand, Move, u32) {
         let mut c = *cand;
         if compact {
-            out.push((c, if mv == Move::Open { Move::Compact } else { mv }, 0));
+            (c, if mv == Move::Open { Move::Compact } else { mv }, 0)
         } else {
-            let named_last = named;
-            c.stack.push(self.op_frame(named_last, open_width, false));
-            out.push((c, mv, open_width));
+            c.stack.push(self.op_frame(named, open_width, false));
+            (c, mv, open_width)
         }
     }
 
@@ -823,11 +826,8 @@ impl<'r> Pairer<'r> {
                     }
                     let rest = pl.width - top.width as u32;
                     let ow = if compact { 0 } else if open_width == pl.width { rest } else { open_width };
-                    let mut tmp = Vec::new();
-                    self.root_heading(&c, named, compact, ow, Move::Glued, &mut tmp);
-                    for (c2, _, w) in tmp {
-                        out.push((c2, Move::Glued, w));
-                    }
+                    let (c2, _, w) = self.root_heading(&c, named, compact, ow, Move::Glued);
+                    out.push((c2, Move::Glued, w));
                 }
                 // 2. The heading ends the open blocks and runs (a supplied closer before a
                 // literal example at a heading, §pairing-objective).
@@ -847,11 +847,8 @@ impl<'r> Pairer<'r> {
                             self.add(&mut c.cost, PairEvent::SuppliedCloser);
                         }
                     }
-                    let mut tmp = Vec::new();
-                    self.root_heading(&c, named, compact, open_width, Move::EndByHeading, &mut tmp);
-                    for (c2, _, w) in tmp {
-                        out.push((c2, Move::EndByHeading, w));
-                    }
+                    let (c2, _, w) = self.root_heading(&c, named, compact, open_width, Move::EndByHeading);
+                    out.push((c2, Move::EndByHeading, w));
                 }
                 // 3. The heading is a literal example the block holds.
                 if depth_ok || compact {
@@ -928,7 +925,7 @@ impl<'r> Pairer<'r> {
     fn root_moves(&self, cand: &Cand, pl: &PLine, out: &mut Vec<(Cand, Move, u32)>) {
         match pl.kind {
             PKind::Heading { named, compact, open_width } => {
-                self.root_heading(cand, named, compact, open_width, Move::Open, out);
+                out.push(self.root_heading(cand, named, compact, open_width, Move::Open));
             }
             PKind::Bare => {
                 if let Some(named) = pl.forgotten {

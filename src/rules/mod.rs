@@ -33,6 +33,11 @@ pub struct Rules {
     pub(crate) zero_width: Vec<char>,
     /// Per-operation pairing facts, in operation order.
     pub(crate) facts: Vec<crate::pair::OpFacts>,
+    /// Operation indices sorted by name, and per first byte the range of them starting with it:
+    /// every capitalised word opening a line is looked up, and most name no operation, so a
+    /// miss costs one table read.
+    op_by_name: Vec<usize>,
+    op_first: [(u16, u16); 256],
 }
 
 /// Pairing events the interpreter can report; their costs are data (`rules/tolerance.yaml`).
@@ -139,7 +144,19 @@ impl Rules {
             .iter()
             .map(|o| crate::pair::OpFacts { prose: o.prose_body, yields: o.yields_to_native, literal: o.literal_headings, body_repair: o.body_is_repair })
             .collect();
-        Ok(Rules { tables, diag_index, event_counts, complete_mask, complete_order, repaired_order, name_char, zero_width, facts })
+        let mut op_by_name: Vec<usize> = (0..tables.operations.len()).collect();
+        op_by_name.sort_by(|&a, &b| tables.operations[a].name.cmp(&tables.operations[b].name));
+        let mut op_first = [(0u16, 0u16); 256];
+        for (k, &i) in op_by_name.iter().enumerate() {
+            if let Some(&b) = tables.operations[i].name.as_bytes().first() {
+                let slot = &mut op_first[b as usize];
+                if slot.1 == 0 {
+                    slot.0 = k as u16;
+                }
+                slot.1 += 1;
+            }
+        }
+        Ok(Rules { tables, diag_index, event_counts, complete_mask, complete_order, repaired_order, name_char, zero_width, facts, op_by_name, op_first })
     }
 
     pub fn diag(&self, id: DiagId) -> &Diagnostic {
@@ -165,7 +182,9 @@ impl Rules {
     }
 
     pub fn op_index(&self, name: &str) -> Option<usize> {
-        self.tables.operations.iter().position(|o| o.name == name)
+        let (start, n) = self.op_first[*name.as_bytes().first()? as usize];
+        let ops = &self.tables.operations;
+        self.op_by_name[start as usize..(start + n) as usize].iter().copied().find(|&i| ops[i].name == name)
     }
 
     pub fn op(&self, index: usize) -> &Operation {
@@ -235,5 +254,22 @@ mod tests {
         assert!(r.op_index("READ").is_some());
         // The text itself lives only in rules/diagnostics.yaml (tests/rules.rs checks it there).
         assert!(!r.text(DiagId::NoOperation, &[]).is_empty());
+    }
+
+    /// The name index finds every operation at its own row and nothing else: prefixes,
+    /// extensions, other cases and words sharing a first letter miss.
+    #[test]
+    fn op_index_finds_exactly_the_table_names() {
+        let r = Rules::builtin();
+        for (i, op) in r.tables.operations.iter().enumerate() {
+            let name = op.name.as_str();
+            assert_eq!(r.op_index(name), Some(i), "{name}");
+            assert_eq!(r.op_index(&name[..name.len() - 1]), None, "prefix of {name}");
+            assert_eq!(r.op_index(&format!("{name}S")), None, "extension of {name}");
+            assert_eq!(r.op_index(&name.to_ascii_lowercase()), None, "lowercase {name}");
+        }
+        for miss in ["", "The", "R", "Z", "é", "READ "] {
+            assert_eq!(r.op_index(miss), None, "{miss:?}");
+        }
     }
 }
