@@ -11,36 +11,61 @@ use aho_corasick::{AhoCorasick, Anchored, Input, MatchKind, StartKind};
 use crate::rules::model::*;
 use crate::rules::Rules;
 
-/// A set of alternative spellings of one marker.
+/// A set of alternative spellings of one marker. The automaton is built on first use: the rule
+/// tables hold about a hundred markers and a turn meets the markers of one family at most, so
+/// building them all up front was nearly the whole cost of a short CLI run.
 #[derive(Debug)]
 pub(crate) struct Markers {
-    ac: Option<AhoCorasick>,
+    spellings: Vec<String>,
+    kind: aho_corasick::AhoCorasickKind,
+    start: StartKind,
+    ac: OnceLock<Option<AhoCorasick>>,
 }
 
 impl Markers {
+    /// A marker searched only near a block already found (a tag, a key, a separator): a
+    /// contiguous NFA, which builds in a fraction of a DFA's time.
     pub(crate) fn new<S: AsRef<str>>(spellings: &[S]) -> Markers {
-        let pats: Vec<&str> = spellings.iter().map(|s| s.as_ref()).filter(|s| !s.is_empty()).collect();
-        if pats.is_empty() {
-            return Markers { ac: None };
-        }
-        // A DFA: searched once per emission over outside text, it must run near memchr speed.
-        let ac = AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::LeftmostLongest)
-            .start_kind(StartKind::Both)
-            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-            .build(&pats)
-            .ok();
-        Markers { ac }
+        Self::with(spellings, aho_corasick::AhoCorasickKind::ContiguousNFA, StartKind::Both)
+    }
+
+    /// The openings searched over all outside text of every emission: a DFA, so the search runs
+    /// near memchr speed; only unanchored searches are made with it.
+    pub(crate) fn scanner<S: AsRef<str>>(spellings: &[S]) -> Markers {
+        Self::with(spellings, aho_corasick::AhoCorasickKind::DFA, StartKind::Unanchored)
+    }
+
+    fn with<S: AsRef<str>>(spellings: &[S], kind: aho_corasick::AhoCorasickKind, start: StartKind) -> Markers {
+        let spellings = spellings.iter().map(|s| s.as_ref()).filter(|s| !s.is_empty()).map(str::to_string).collect();
+        Markers { spellings, kind, start, ac: OnceLock::new() }
+    }
+
+    /// The automaton, built the first time it is asked for. The kind changes only the build
+    /// and search cost, never a match (leftmost-longest, ASCII case-insensitive).
+    fn get(&self) -> Option<&AhoCorasick> {
+        self.ac
+            .get_or_init(|| {
+                if self.spellings.is_empty() {
+                    return None;
+                }
+                AhoCorasick::builder()
+                    .ascii_case_insensitive(true)
+                    .match_kind(MatchKind::LeftmostLongest)
+                    .start_kind(self.start)
+                    .kind(Some(self.kind))
+                    .build(&self.spellings)
+                    .ok()
+            })
+            .as_ref()
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.ac.is_none()
+        self.get().is_none()
     }
 
     /// The first occurrence in `s[from..to]`: (start, end, pattern).
     pub(crate) fn find(&self, s: &str, from: usize, to: usize) -> Option<(usize, usize, usize)> {
-        let ac = self.ac.as_ref()?;
+        let ac = self.get()?;
         if from >= to || to > s.len() {
             return None;
         }
@@ -49,7 +74,7 @@ impl Markers {
 
     /// A spelling written exactly at `at`: its end.
     pub(crate) fn at(&self, s: &str, at: usize, to: usize) -> Option<usize> {
-        let ac = self.ac.as_ref()?;
+        let ac = self.get()?;
         if at >= to || to > s.len() {
             return None;
         }
@@ -259,7 +284,33 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
         }
     }
     let pats: Vec<&str> = spellings.iter().map(|(s, _)| s.as_str()).collect();
-    let openings = Markers::new(&pats);
+    let openings = Markers::scanner(&pats);
     let opens = spellings.into_iter().map(|(_, v)| v).collect();
     Compiled { blocks, openings, opens, params: rules.tables.native_parameters.clone() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn built(m: &Markers) -> bool {
+        m.ac.get().is_some()
+    }
+
+    /// Start-up: compiling the families builds no automaton; a turn with no native markup
+    /// builds the opening scanner alone, and a family's markers are built when its markup is met.
+    #[test]
+    fn native_tool_calls_markers_are_built_on_first_use() {
+        let c = compile(Rules::builtin());
+        let every_block_marker = |c: &Compiled| c.blocks.iter().flat_map(|b| [&b.start, &b.end, &b.call_start, &b.call_end, &b.separators]).any(built);
+        assert!(!built(&c.openings) && !every_block_marker(&c));
+        let prose = "Plain prose, no markup at all.\n";
+        assert_eq!(c.openings.find(prose, 0, prose.len()), None);
+        assert!(built(&c.openings) && !every_block_marker(&c));
+        // A marker answers the same whether it was built before or by this call.
+        let m = Markers::new(&["</INVOKE>", "</tool_call>"]);
+        assert_eq!(m.find("x </invoke> y", 0, 13), Some((2, 11, 0)));
+        assert_eq!(m.at("x </Tool_Call>", 2, 14), Some(14));
+        assert!(Markers::new::<&str>(&[]).is_empty() && Markers::new(&[""]).is_empty());
+    }
 }
