@@ -179,4 +179,23 @@ fn main() {
         let (a, b) = allocations(set, pulldown);
         println!("| {name} | pulldown-cmark | {a:.0} | {b:.0} |");
     }
+
+    // Start-up: what one CLI run on a short turn costs, rule tables and automata included
+    // (the embedding runtimes pay the same on their first parse).
+    let cli = env!("CARGO_BIN_EXE_plurnk-parser");
+    let turn = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/example-turn.md");
+    let mut runs: Vec<f64> = (0..41)
+        .map(|_| {
+            let t = Instant::now();
+            let out = std::process::Command::new(cli).arg(turn).output().expect("the CLI runs");
+            assert!(!out.stdout.is_empty(), "the CLI printed a result");
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    runs.sort_by(f64::total_cmp);
+    println!();
+    println!("CLI start-up: `plurnk-parser fixtures/example-turn.md`, 41 runs");
+    println!("| median ms | fastest ms |");
+    println!("|---:|---:|");
+    println!("| {:.2} | {:.2} |", runs[20], runs[0]);
 }
