@@ -274,8 +274,7 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
                 }
                 let next = line_no + 1;
                 let next_is_fence = (next as usize) < ctx.lines.len() && {
-                    let t = ctx.line_text(next).trim_start_matches(' ');
-                    t.starts_with("```") || t.starts_with("~~~")
+                    rules.starts_fence_run(ctx.line_text(next).trim_start_matches(' '))
                 };
                 if next_is_fence && seg.end == line.len() {
                     let expected = ctx.text(if is_target { DiagId::ExpectedTargetRest } else { DiagId::ExpectedMetadataRest });

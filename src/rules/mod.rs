@@ -191,6 +191,14 @@ impl Rules {
         &self.tables.operations[index]
     }
 
+    /// Whether `t` opens with a run of one fence character at least the minimum width long
+    /// (the characters and the width are `rules/operations.yaml`'s `fence`).
+    pub fn starts_fence_run(&self, t: &str) -> bool {
+        let min = self.fence_min() as usize;
+        let b = t.as_bytes();
+        b.len() >= min && self.tables.fence.chars.iter().filter_map(|c| c.bytes().next()).any(|ch| b[..min].iter().all(|&x| x == ch))
+    }
+
     pub fn fence_min(&self) -> u32 {
         self.tables.fence.min_width
     }
@@ -254,6 +262,19 @@ mod tests {
         assert!(r.op_index("READ").is_some());
         // The text itself lives only in rules/diagnostics.yaml (tests/rules.rs checks it there).
         assert!(!r.text(DiagId::NoOperation, &[]).is_empty());
+    }
+
+    /// §parser-position: the line after an open slot is a closer when it opens with a fence run
+    /// of the table's characters.
+    #[test]
+    fn parser_position_fence_runs_come_from_the_table() {
+        let r = Rules::builtin();
+        for t in ["```", "~~~~ x", "````python"] {
+            assert!(r.starts_fence_run(t), "{t:?}");
+        }
+        for t in ["``", "~~", "`~`", "", "'''", "text ```"] {
+            assert!(!r.starts_fence_run(t), "{t:?}");
+        }
     }
 
     /// The name index finds every operation at its own row and nothing else: prefixes,
