@@ -701,7 +701,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
     let head = Head::Op { name: name.to_string(), shape };
     let raw_body = body_text(ctx, body);
     let raw_body = match r.form {
-        Form::Naked(_) => naked_body(raw_body),
+        Form::Naked(_) => naked_body(raw_body, ctx.rules.fence_min() as usize),
         _ => raw_body,
     };
 
@@ -1129,14 +1129,14 @@ fn peel(ctx: &Ctx<'_, '_>, o: &Operation, h: &mut Heading, text: &mut String, po
 }
 
 /// §naked-operation: a trailing bare fence nothing in the body pairs with is the closer.
-fn naked_body(b: Option<&str>) -> Option<&str> {
+fn naked_body(b: Option<&str>, min: usize) -> Option<&str> {
     let b = b?;
     let lines: Vec<&str> = b.split('\n').collect();
     let fence = |l: &str| {
         let t = l.trim_end_matches('\r').trim();
-        t.len() >= 3 && t.bytes().all(|c| c == b'`')
+        t.len() >= min && t.bytes().all(|c| c == b'`')
     };
-    let count = lines.iter().filter(|l| l.trim_start().starts_with("```")).count();
+    let count = lines.iter().filter(|l| l.trim_start().bytes().take_while(|&c| c == b'`').count() >= min).count();
     if let Some(last) = lines.last() {
         if fence(last) && count % 2 == 1 {
             let cut = b.len() - last.len();
