@@ -168,8 +168,9 @@ pub fn build_region<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, out: &mut Out<'a>) -> b
             Form::Forgotten(_) => ctx.pos(r.start_line, r.fence_at),
         };
         let seg_body = if last { body } else { None };
-        let mut items = Vec::new();
-        match statement(ctx, r, seg, position, seg_body, &mut items) {
+        // Written straight into the result: a statement's items are never copied.
+        let start = out.items.len();
+        match statement(ctx, r, seg, position, seg_body, &mut out.items) {
             Ok(()) => {
                 // Receipts of the framing that read this statement (§naked-operation, §forgotten-tag).
                 let receipt = match r.form {
@@ -177,12 +178,11 @@ pub fn build_region<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, out: &mut Out<'a>) -> b
                     Form::Forgotten(named) => Some((DiagId::ForgottenTag, named)),
                     _ => None,
                 };
-                let stmt_count = items.iter().take_while(|i| matches!(i, Item::Statement(_))).count();
                 if let Some((id, named)) = receipt {
-                    let name = ctx.name_of(named).to_string();
-                    items.insert(stmt_count, Item::Error(make(ctx.rules, id, position, &[("op", &name)], None)));
+                    let stmt_count = out.items[start..].iter().take_while(|i| matches!(i, Item::Statement(_))).count();
+                    let e = make(ctx.rules, id, position, &[("op", ctx.name_of(named))], None);
+                    out.items.insert(start + stmt_count, Item::Error(e));
                 }
-                out.items.extend(items);
             }
             Err(Refusal::Error(e)) => out.items.push(Item::Error(e)),
             Err(Refusal::ErrorAtCloser(e)) => {
@@ -227,7 +227,7 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
         Named::Op(i) => Some(rules.op(i)),
         Named::Exec(_) => None,
     };
-    let name = ctx.name_of(named).to_string();
+    let name = ctx.name_of(named);
     let wf = || Some(ctx.working_form(named));
     let client = ctx.entry == Entry::Client;
     let takes_body = op.map(|o| o.body != BodyKind::None).unwrap_or(true);
@@ -265,7 +265,7 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
                 let is_target = matches!(stop, LexStop::OpenTarget { .. });
                 let before_target = !lexed.toks.iter().any(|t| matches!(t, Tok::Target { .. } | Tok::Arrow { .. }));
                 if !is_target && before_target && leading_metadata(ctx, op) == LeadingMetadata::Refused {
-                    return Err(Refusal::Error(make(rules, DiagId::UnrecognizedCharInOp, ctx.pos(line_no, *open), &[("char", "["), ("op", &name)], wf())));
+                    return Err(Refusal::Error(make(rules, DiagId::UnrecognizedCharInOp, ctx.pos(line_no, *open), &[("char", "["), ("op", name)], wf())));
                 }
                 // A closing fence inside the open slot bounds it (§unparsed-tail-boundary).
                 if let Some(&(cs, _)) = seg.closers.iter().find(|(cs, _)| *cs > *open) {
@@ -281,7 +281,7 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
                     return Err(Refusal::ErrorAtCloser(unexpected_error(ctx.text(DiagId::TokenCloser), expected, line.len())));
                 }
                 let id = if is_target { DiagId::TailTarget } else { DiagId::TailMetadata };
-                let reason = rules.text(id, &[("op", &name), ("line", &(line_no + 1).to_string())]);
+                let reason = rules.text(id, &[("op", name), ("line", &(line_no + 1).to_string())]);
                 return Err(Refusal::Tail(UnparsedTail { from: position, reason }));
             }
         }
@@ -310,7 +310,7 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
                 }
                 if h.sels.len() >= max_targets {
                     if op.is_none() {
-                        return Err(Refusal::Error(make(rules, DiagId::ExecutorOnePath, position, &[("executor", &name)], wf())));
+                        return Err(Refusal::Error(make(rules, DiagId::ExecutorOnePath, position, &[("executor", name)], wf())));
                     }
                     return Err(unexpected(ctx.text(DiagId::TokenPathOpen), expected_end(), open));
                 }
@@ -352,7 +352,7 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
                 }
                 if h.sels.is_empty() {
                     if leading == LeadingMetadata::Refused || op.map(|o| !o.metadata).unwrap_or(false) {
-                        return Err(Refusal::Error(make(rules, DiagId::UnrecognizedCharInOp, ctx.pos(line_no, open), &[("char", "["), ("op", &name)], wf())));
+                        return Err(Refusal::Error(make(rules, DiagId::UnrecognizedCharInOp, ctx.pos(line_no, open), &[("char", "["), ("op", name)], wf())));
                     }
                     leading_blocks = true;
                     h.pre.metas.push(block.to_string());
@@ -429,19 +429,28 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
         notation_piece(ctx, text, ctx.pos(line_no, at), &mut h.aside, &mut notes);
     }
 
+    // The statements go straight to `out`; a refusal takes back any already written.
+    let start = out.len();
     let built = match op {
-        None => executor(ctx, named, &name, &mut h, position, body, &mut notes)?,
-        Some(o) => operation(ctx, r, o, named, &name, &mut h, position, body, &mut notes)?,
+        None => executor(ctx, named, name, &mut h, position, body, &mut notes).map(|s| out.push(Item::Statement(s))),
+        Some(o) => operation(ctx, r, o, named, name, &mut h, position, body, &mut notes, out),
     };
+    if let Err(refusal) = built {
+        out.truncate(start);
+        return Err(refusal);
+    }
     // §log-heading-notation: the arrow is named once, with the heading that runs.
-    if let (Some(&(at, (ps, pe))), Some(first)) = (h.arrows.first(), built.first()) {
+    let first = match out.get(start) {
+        Some(Item::Statement(s)) => Some(s),
+        _ => None,
+    };
+    if let (Some(&(at, (ps, pe))), Some(first)) = (h.arrows.first(), first) {
         let canonical = crate::render::heading(first);
         notes.insert(
             0,
             make(rules, DiagId::LogAddress, ctx.pos(line_no, at), &[("arrow", &notation.address), ("path", &line[ps..pe]), ("canonical", &canonical)], None),
         );
     }
-    out.extend(built.into_iter().map(Item::Statement));
     out.extend(notes.into_iter().map(Item::Error));
     Ok(())
 }
@@ -488,13 +497,14 @@ fn body_text<'a>(ctx: &Ctx<'a, '_>, body: Option<(usize, usize, u32, u32)>) -> O
     body.map(|(s, e, _, _)| &ctx.input[s..e]).filter(|t| !t.is_empty())
 }
 
-fn target_raw(h: &Heading, sel: &Sel) -> Option<String> {
+/// A selection's target text: borrowed from the heading unless an escape was decoded.
+fn target_raw<'l>(h: &Heading<'l>, sel: &'l Sel) -> Option<Cow<'l, str>> {
     if let Some(m) = &sel.member {
-        return Some(m.clone());
+        return Some(Cow::Borrowed(m));
     }
     match sel.target? {
-        TSrc::Slot(inner) => Some(target::decode_slot(&h.line[inner.0..inner.1]).into_owned()),
-        TSrc::Arrow(inner) => Some(h.line[inner.0..inner.1].to_string()),
+        TSrc::Slot(inner) => Some(target::decode_slot(&h.line[inner.0..inner.1])),
+        TSrc::Arrow(inner) => Some(Cow::Borrowed(&h.line[inner.0..inner.1])),
     }
 }
 
@@ -591,7 +601,7 @@ fn two_scopes(ctx: &Ctx<'_, '_>, h: &Heading, position: Position, named: Named) 
     Ok(())
 }
 
-fn executor<'a>(ctx: &Ctx<'a, '_>, named: Named, name: &str, h: &mut Heading, position: Position, body: Option<(usize, usize, u32, u32)>, notes: &mut Vec<ParseError>) -> Result<Vec<Statement<'a>>, Refusal> {
+fn executor<'a>(ctx: &Ctx<'a, '_>, named: Named, name: &str, h: &mut Heading, position: Position, body: Option<(usize, usize, u32, u32)>, notes: &mut Vec<ParseError>) -> Result<Statement<'a>, Refusal> {
     let rules = ctx.rules;
     let wf = || Some(ctx.working_form(named));
     let sel = h.sels.first().cloned().unwrap_or_default();
@@ -601,7 +611,7 @@ fn executor<'a>(ctx: &Ctx<'a, '_>, named: Named, name: &str, h: &mut Heading, po
     // The path names a program or tool and is never split (§exec-executor-slot).
     let target = match target_raw(h, &sel) {
         Some(raw) if target::url_prefix(&raw).is_some() => Some(target::parse(&raw).map_err(|_| invalid_uri(ctx, position))?),
-        Some(raw) => Some(Target::Local { raw, fragment: None }),
+        Some(raw) => Some(Target::Local { raw: raw.into_owned(), fragment: None }),
         None => None,
     };
     let lm = read_scope(ctx, h, &sel, rules.tables.executors.scope, name, named, notes).map_err(Refusal::Error)?;
@@ -618,7 +628,7 @@ fn executor<'a>(ctx: &Ctx<'a, '_>, named: Named, name: &str, h: &mut Heading, po
             }));
         }
     }
-    Ok(vec![Statement {
+    Ok(Statement {
         head: Head::Runtime(name.to_string()),
         aside: h.aside.clone(),
         target,
@@ -633,7 +643,7 @@ fn executor<'a>(ctx: &Ctx<'a, '_>, named: Named, name: &str, h: &mut Heading, po
         destination: None,
         seconds: None,
         position,
-    }])
+    })
 }
 
 /// How the heading's text after the slots reads (§heading-inline-body).
@@ -644,7 +654,7 @@ enum TextUse {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, name: &str, h: &mut Heading, position: Position, body: Option<(usize, usize, u32, u32)>, notes: &mut Vec<ParseError>) -> Result<Vec<Statement<'a>>, Refusal> {
+fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, name: &str, h: &mut Heading, position: Position, body: Option<(usize, usize, u32, u32)>, notes: &mut Vec<ParseError>, out: &mut Vec<Item<'a>>) -> Result<(), Refusal> {
     let rules = ctx.rules;
     let wf = || Some(ctx.working_form(named));
     let line = h.line;
@@ -718,7 +728,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
             notes.push(body_unused(ctx, name, false, first, last, position));
         }
         let mut it = sels.into_iter();
-        return Ok(vec![Statement {
+        out.push(Item::Statement(Statement {
             head,
             aside: h.aside.clone(),
             target: None,
@@ -730,7 +740,8 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
             destination: it.next().map(Box::new),
             seconds: None,
             position,
-        }]);
+        }));
+        return Ok(());
     }
 
     let (text_matcher, inline_body) = match text_use {
@@ -776,7 +787,9 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
         sels.push((Sel::default(), (None, None)));
     }
     let mut aside = h.aside.clone();
-    let mut built = Vec::new();
+    // One head for every statement of a group; the last takes it.
+    let mut head = Some(head);
+    let count = sels.len();
     let mut seconds: Option<f64> = None;
     for (k, (sel, (meta, pat))) in sels.iter().enumerate() {
         let mut target = read_target(ctx, h, sel, position)?;
@@ -844,9 +857,10 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
                 }
             }
         }
-        built.push(Statement {
-            head: head.clone(),
-            aside: aside.clone(),
+        let last = k + 1 == count;
+        out.push(Item::Statement(Statement {
+            head: if last { head.take().expect("the head outlives the loop") } else { head.clone().expect("the head outlives the loop") },
+            aside: if last { aside.take() } else { aside.clone() },
             target,
             metadata: meta,
             line_marker: lm,
@@ -856,9 +870,9 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
             destination: None,
             seconds,
             position,
-        });
+        }));
     }
-    Ok(built)
+    Ok(())
 }
 
 /// §heading-inline-body: what the text after the slots is, by the operation's shape.

@@ -207,8 +207,6 @@ type Key = [u32; MAX_COUNTERS + 2];
 struct Cand {
     stack: Stack,
     cost: Cost,
-    /// `cost` under its list's order, computed once.
-    key: Key,
     hist: u32,
     runon: bool,
     /// Native headings this reading does not run (§message-run-on compares them).
@@ -282,7 +280,7 @@ impl<'r> Pairer<'r> {
     /// A search reusing `bufs` (cleared here).
     pub fn with_buffers(rules: &'r Rules, facts: &'r [OpFacts], mut bufs: Buffers) -> Pairer<'r> {
         let p = &rules.tables.pairing;
-        let root = Cand { stack: Stack::new(), cost: [0; MAX_COUNTERS], key: [0; MAX_COUNTERS + 2], hist: NO_NODE, runon: false, unrun: 0 };
+        let root = Cand { stack: Stack::new(), cost: [0; MAX_COUNTERS], hist: NO_NODE, runon: false, unrun: 0 };
         bufs.nodes.clear();
         bufs.committed.clear();
         bufs.complete.clear();
@@ -370,8 +368,7 @@ impl<'r> Pairer<'r> {
                     self.nodes.push(Node { parent: cand.hist, line: pl.line, mv, width });
                     nc.hist = id;
                     let complete = is_c && self.is_complete(&nc.cost);
-                    nc.key = self.key(&nc.cost, complete);
-                    Self::merge(if complete { &mut next_c } else { &mut next_r }, nc);
+                    self.merge(if complete { &mut next_c } else { &mut next_r }, nc, complete);
                 }
             }
         }
@@ -390,11 +387,13 @@ impl<'r> Pairer<'r> {
         self.maybe_commit();
     }
 
-    /// Keeps one reading per block stack: the cheaper, or on a tie the one met first.
-    fn merge(list: &mut Vec<Cand>, nc: Cand) {
+    /// Keeps one reading per block stack: the cheaper, or on a tie the one met first. Keys are
+    /// computed only here and in `prune`, where two readings are compared: a reading is copied
+    /// several times per fence line, so it carries no key of its own.
+    fn merge(&self, list: &mut Vec<Cand>, nc: Cand, complete: bool) {
         for existing in list.iter_mut() {
             if existing.stack == nc.stack {
-                if nc.key < existing.key {
+                if self.key(&nc.cost, complete) < self.key(&existing.cost, complete) {
                     *existing = nc;
                 }
                 return;
@@ -410,7 +409,7 @@ impl<'r> Pairer<'r> {
             if list.len() <= cap {
                 continue;
             }
-            let mut ranked: Vec<(usize, Key)> = list.iter().enumerate().map(|(i, c)| (i, c.key)).collect();
+            let mut ranked: Vec<(usize, Key)> = list.iter().enumerate().map(|(i, c)| (i, self.key(&c.cost, complete))).collect();
             ranked.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
             let mut keep: Vec<usize> = ranked.into_iter().take(cap).map(|(i, _)| i).collect();
             keep.sort();
