@@ -4,6 +4,7 @@
 //!
 //!   cargo build --profile bench --example quickbench
 //!   QB_FILE=turn.md ROUNDS=200 perf record target/release/examples/quickbench
+//!   ROUNDS=20 valgrind --tool=callgrind --toggle-collect='*quickbench::passes' target/release/examples/quickbench
 fn main() {
     let inputs: Vec<String> = match std::env::var("QB_FILE") {
         Ok(path) => vec![std::fs::read_to_string(path).expect("QB_FILE is a readable UTF-8 file")],
@@ -15,15 +16,34 @@ fn main() {
     };
     let bytes: usize = inputs.iter().map(|s| s.len()).sum();
     let opts = plurnk_parser::ParseOptions::default();
-    let t = std::time::Instant::now();
-    let mut n = 0;
-    let rounds: usize = std::env::var("ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(0);
-    while (rounds == 0 && t.elapsed().as_secs_f64() < 3.0) || (rounds > 0 && n < rounds) {
-        for i in &inputs {
-            std::hint::black_box(plurnk_parser::parse(i, &opts));
-        }
-        n += 1;
+    // One untimed pass first: the rule tables and native automata are built on first use, and a
+    // profile toggled on `passes` (`valgrind --toggle-collect='*quickbench::passes'`) then counts
+    // only the steady state, result drops included.
+    for i in &inputs {
+        std::hint::black_box(plurnk_parser::parse(i, &opts));
     }
+    let rounds: usize = std::env::var("ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(0);
+    let t = std::time::Instant::now();
+    let n = if rounds > 0 {
+        passes(&inputs, &opts, rounds);
+        rounds
+    } else {
+        let mut n = 0;
+        while t.elapsed().as_secs_f64() < 3.0 {
+            passes(&inputs, &opts, 1);
+            n += 1;
+        }
+        n
+    };
     let secs = t.elapsed().as_secs_f64();
     println!("{:.1} MB/s ({} rounds, {} bytes)", (bytes * n) as f64 / secs / 1e6, n, bytes);
+}
+
+#[inline(never)]
+fn passes(inputs: &[String], opts: &plurnk_parser::ParseOptions, rounds: usize) {
+    for _ in 0..rounds {
+        for i in inputs {
+            std::hint::black_box(plurnk_parser::parse(i, opts));
+        }
+    }
 }

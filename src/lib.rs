@@ -377,7 +377,10 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
     }
 
     let mut items = out.items;
-    items.sort_by_key(item_position);
+    // Mostly in order already (statements, their notes, text between): a check, not a sort.
+    if !items.is_sorted_by_key(item_position) {
+        items.sort_by_key(item_position);
+    }
     if let Some(t) = &out.tail {
         items.retain(|i| item_position(i) < t.from);
     }

@@ -38,14 +38,14 @@ pub(crate) enum Taught {
     Plain { name: String },
 }
 
-/// Keys compare in any case, with `_` and `-` ignored.
-fn norm(k: &str) -> String {
-    k.chars().filter(|c| *c != '_' && *c != '-').flat_map(|c| c.to_lowercase()).collect()
+/// Keys compare in any case, with `_` and `-` ignored (compared as they stream: a call's keys
+/// are matched against every listed spelling, and nothing is allocated for it).
+fn norm(k: &str) -> impl Iterator<Item = char> + '_ {
+    k.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase)
 }
 
 fn listed(k: &str, list: &[String]) -> bool {
-    let k = norm(k);
-    list.iter().any(|w| norm(w) == k)
+    list.iter().any(|w| norm(w).eq(norm(k)))
 }
 
 /// The name a call is written with: (what it names, the slots written after it).

@@ -315,7 +315,8 @@ impl<'r> Pairer<'r> {
     }
 
     fn is_complete(&self, cost: &Cost) -> bool {
-        self.rules.complete_mask.iter().all(|&c| cost[c] == 0)
+        let mask = self.rules.complete_mask;
+        (0..MAX_COUNTERS).all(|c| mask & (1 << c) == 0 || cost[c] == 0)
     }
 
     fn key(&self, cost: &Cost, complete: bool) -> [u32; MAX_COUNTERS + 2] {
@@ -563,10 +564,11 @@ impl<'r> Pairer<'r> {
         let mut best_c: Option<(Cand, [u32; MAX_COUNTERS + 2])> = None;
         let mut best_c_plain: Option<(Cand, [u32; MAX_COUNTERS + 2])> = None;
         let mut best_r: Option<(Cand, [u32; MAX_COUNTERS + 2])> = None;
-        let olds_c = std::mem::take(&mut self.complete);
-        let olds_r = std::mem::take(&mut self.repaired);
-        for (is_c, list) in [(true, olds_c), (false, olds_r)] {
-            for mut cand in list {
+        // Drained, not consumed: the lists' buffers go back to the workspace for the next parse.
+        let mut olds_c = std::mem::take(&mut self.complete);
+        let mut olds_r = std::mem::take(&mut self.repaired);
+        for (is_c, list) in [(true, &mut olds_c), (false, &mut olds_r)] {
+            for mut cand in list.drain(..) {
                 self.close_all_at_eof(&mut cand);
                 let complete = is_c && self.is_complete(&cand.cost);
                 let k = self.key(&cand.cost, complete);
@@ -609,8 +611,8 @@ impl<'r> Pairer<'r> {
         let bufs = Buffers {
             nodes: self.nodes,
             committed: self.committed,
-            complete: self.complete,
-            repaired: self.repaired,
+            complete: olds_c,
+            repaired: olds_r,
             next_c: self.next_c,
             next_r: self.next_r,
             succ: self.succ,

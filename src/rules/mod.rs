@@ -25,7 +25,8 @@ pub struct Rules {
     diag_index: Vec<usize>,
     /// Pairing event → counter increments, in `PairEvent` order.
     pub(crate) event_counts: Vec<Vec<usize>>,
-    pub(crate) complete_mask: Vec<usize>,
+    /// Bit `c` set: counter `c` must be zero for a reading to be complete.
+    pub(crate) complete_mask: u32,
     pub(crate) complete_order: Vec<Vec<usize>>,
     pub(crate) repaired_order: Vec<Vec<usize>>,
     /// Byte predicate for name characters.
@@ -111,15 +112,18 @@ impl Rules {
                 .ok_or_else(|| format!("rules/tolerance.yaml: /pairing/events lacks `{ev}`"))?;
             event_counts.push(row.counts.iter().map(|c| counter(c)).collect::<Result<Vec<_>, _>>()?);
         }
-        let complete_mask = tables.pairing.complete_when_zero.iter().map(|c| counter(c)).collect::<Result<Vec<_>, _>>()?;
+        if tables.pairing.counters.len() > crate::pair::MAX_COUNTERS {
+            return Err(format!("rules/tolerance.yaml: at most {} pairing counters", crate::pair::MAX_COUNTERS));
+        }
+        let mut complete_mask = 0u32;
+        for c in &tables.pairing.complete_when_zero {
+            complete_mask |= 1 << counter(c)?;
+        }
         let order = |o: &Vec<Vec<String>>| -> Result<Vec<Vec<usize>>, String> {
             o.iter().map(|g| g.iter().map(|c| counter(c)).collect()).collect()
         };
         let complete_order = order(&tables.pairing.complete_order)?;
         let repaired_order = order(&tables.pairing.repaired_order)?;
-        if tables.pairing.counters.len() > crate::pair::MAX_COUNTERS {
-            return Err(format!("rules/tolerance.yaml: at most {} pairing counters", crate::pair::MAX_COUNTERS));
-        }
         let mut name_char = [false; 256];
         let spec: Vec<char> = tables.executors.name_chars.chars().collect();
         let mut i = 0;
