@@ -131,6 +131,34 @@ fn naked_operation_opens_without_a_fence() {
     assert_eq!(only_statements("SEND\nThe answer.\n```"), vec![r#"SEND {"The answer."}"#]);
 }
 
+/// §naked-operation, §operation-fences: the closer the author wrote anyway is a bare fence of the
+/// table's width (`fence.min_width`), not of a width written in the code: under a table that
+/// asks for four backticks, three are body and four are the closer.
+#[test]
+fn naked_operation_trailing_closer_width_comes_from_the_table() {
+    let mut tables = plurnk_parser::Rules::builtin().tables.clone();
+    tables.fence.min_width = 4;
+    let wide = ParseOptions { rules: Some(std::sync::Arc::new(plurnk_parser::Rules::from_tables(tables).unwrap())), ..Default::default() };
+    let read_with = |input: &str, o: &ParseOptions| -> Vec<String> {
+        read(&parse_statements(input, o)).into_iter().filter(|s| !s.starts_with('!')).collect()
+    };
+    let three = "SEND\nThe answer.\n```";
+    let four = "SEND\nThe answer.\n````";
+    assert_eq!(read_with(three, &ParseOptions::default()), vec![r#"SEND {"The answer."}"#]);
+    assert_eq!(read_with(three, &wide), vec![r#"SEND {"The answer.\n```"}"#]);
+    assert_eq!(read_with(four, &wide), vec![r#"SEND {"The answer."}"#]);
+}
+
+/// §target-group, §safe-uri-target-groups: a group compiles to one statement per member, each
+/// with the heading's operation; a member that is refused refuses the whole heading, so no
+/// statement of an earlier member is left behind.
+#[test]
+fn target_group_members_share_the_head_and_fall_together() {
+    assert_eq!(only_statements("```READ (a.md) (b.md)\n```"), vec!["READ(a.md)", "READ(b.md)"]);
+    assert_eq!(turn("```READ (a.md) (http://exa mple.com/x)\n```")[0], "!invalid URI in path");
+    assert!(stmts("```READ (a.md) (http://exa mple.com/x)\n```").iter().all(|s| s.starts_with('!')));
+}
+
 #[test]
 fn forgotten_tag_on_the_line_under_a_bare_fence_runs() {
     // §forgotten-tag

@@ -279,3 +279,25 @@ pub(crate) fn taught_for(call: &Call, rules: &Rules, registry: &Registry, params
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::listed;
+
+    /// §native-tool-calls: a call's parameter key matches a listed spelling in any case, with
+    /// `_` and `-` ignored, and nothing else matches (a prefix, an extension, another word).
+    #[test]
+    fn keys_match_listed_spellings_in_any_case_without_separators() {
+        let list = vec!["file_path".to_string(), "path".to_string()];
+        for hit in ["file_path", "filePath", "FILE-PATH", "filepath", "f_i-l_e_path", "PATH", "Path"] {
+            assert!(listed(hit, &list), "{hit}");
+        }
+        for miss in ["file", "file_paths", "pat", "", "_", "paths", "filepathx", "pa th"] {
+            assert!(!listed(miss, &list), "{miss}");
+        }
+        // Case folding that changes length still compares whole keys.
+        assert!(listed("STRASSE", &["strasse".to_string()]));
+        assert!(!listed("STRASS", &["strasse".to_string()]));
+        assert!(!listed("path", &[]));
+    }
+}
