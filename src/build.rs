@@ -22,6 +22,17 @@ pub struct Ctx<'a, 'c> {
     pub rules: &'c Rules,
     pub cls: &'c Classifier<'c>,
     pub entry: Entry,
+    /// Vectors lent to each region and statement and handed back (kept per thread with the
+    /// workspace): a heading's segments and tokens allocate nothing after the first parse.
+    pub scratch: &'c Scratch,
+}
+
+/// See [`Ctx::scratch`]. Each vector is taken out of its cell while in use and put back after,
+/// so a nested use (none today) would get a fresh one rather than a shared one.
+#[derive(Default)]
+pub struct Scratch {
+    segs: std::cell::Cell<Vec<Segment>>,
+    lexed: std::cell::Cell<Lexed>,
 }
 
 /// Items in emission order (the driver orders them by position), and the boundary loss.
@@ -152,11 +163,25 @@ pub fn build_region<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, out: &mut Out<'a>) -> b
         return true;
     }
     let line = ctx.line_text(line_no);
-    let segs: Vec<Segment> = match r.form {
-        Form::Fenced => heading::segments(ctx.cls, line, r.fence_at, r.width),
-        Form::Naked(op) => vec![synthetic(ctx, line, Named::Op(op))],
-        Form::Forgotten(named) => vec![synthetic(ctx, line, named)],
-    };
+    let mut segs = ctx.scratch.segs.take();
+    match r.form {
+        Form::Fenced => heading::segments_into(ctx.cls, line, r.fence_at, r.width, &mut segs),
+        Form::Naked(op) => {
+            segs.clear();
+            segs.push(synthetic(ctx, line, Named::Op(op)));
+        }
+        Form::Forgotten(named) => {
+            segs.clear();
+            segs.push(synthetic(ctx, line, named));
+        }
+    }
+    let keep_going = build_segments(ctx, r, &segs, out);
+    ctx.scratch.segs.set(segs);
+    keep_going
+}
+
+fn build_segments<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, segs: &[Segment], out: &mut Out<'a>) -> bool {
+    let line_no = r.head_line;
     let body = body_span(ctx, r);
     let count = segs.len();
     for (k, seg) in segs.iter().enumerate() {
@@ -217,11 +242,18 @@ fn leading_metadata(ctx: &Ctx<'_, '_>, op: Option<&Operation>) -> LeadingMetadat
 }
 
 fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Position, body: Option<(usize, usize, u32, u32)>, out: &mut Vec<Item<'a>>) -> Result<(), Refusal> {
+    let mut lexed = ctx.scratch.lexed.take();
+    heading::lex_into(ctx.line_text(r.head_line), seg.name.1, seg, &ctx.rules.zero_width, &ctx.rules.tables.notation, &mut lexed);
+    let result = statement_lexed(ctx, r, seg, &lexed, position, body, out);
+    ctx.scratch.lexed.set(lexed);
+    result
+}
+
+fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &Lexed, position: Position, body: Option<(usize, usize, u32, u32)>, out: &mut Vec<Item<'a>>) -> Result<(), Refusal> {
     let rules = ctx.rules;
     let line_no = r.head_line;
     let line = ctx.line_text(line_no);
     let notation = &rules.tables.notation;
-    let lexed: Lexed = heading::lex(line, seg.name.1, seg, &rules.zero_width, notation);
     let named = seg.named;
     let op: Option<&Operation> = match named {
         Named::Op(i) => Some(rules.op(i)),
@@ -519,7 +551,7 @@ fn read_target(ctx: &Ctx<'_, '_>, h: &Heading, sel: &Sel, position: Position) ->
 fn read_scope(ctx: &Ctx<'_, '_>, h: &Heading, sel: &Sel, domain: ScopeDomain, opname: &str, named: Named, notes: &mut Vec<ParseError>) -> Result<Option<LineMarker>, ParseError> {
     let rules = ctx.rules;
     let Some(st) = sel.scopes.first() else { return Ok(None) };
-    let written = scope_written(h.line, st);
+    let written = || scope_written(h.line, st);
     let at = ctx.pos(h.line_no, st.open);
     match scope::read(&h.line[st.inner.0..st.inner.1], domain, &written) {
         Ok((lm, scope_notes)) => {
@@ -536,7 +568,7 @@ fn read_scope(ctx: &Ctx<'_, '_>, h: &Heading, sel: &Sel, domain: ScopeDomain, op
             }
             Ok(Some(lm))
         }
-        Err(e) => Err(scope_error(ctx, e, at, &written, domain, opname, named)),
+        Err(e) => Err(scope_error(ctx, e, at, &written(), domain, opname, named)),
     }
 }
 
@@ -1098,7 +1130,7 @@ fn peel(ctx: &Ctx<'_, '_>, o: &Operation, h: &mut Heading, text: &mut String, po
             if let Some(i) = t.rfind('<') {
                 let inner = &t[i + 1..t.len() - 1];
                 let written = &t[i..];
-                if (i == 0 || t.as_bytes()[i - 1] == b' ') && scope::read(inner, o.scope, written).is_ok() && o.scope != ScopeDomain::None {
+                if (i == 0 || t.as_bytes()[i - 1] == b' ') && scope::read(inner, o.scope, &|| written.to_string()).is_ok() && o.scope != ScopeDomain::None {
                     if h.sels.len() > 1 {
                         return Err(Refusal::Error(make(rules, DiagId::GroupScopeAfterPattern, position, &[("scope", written)], Some(ctx.text(DiagId::GroupScopeAfterPatternRecovery)))));
                     }

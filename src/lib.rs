@@ -158,6 +158,7 @@ struct Workspace {
     regions: pair::regions::Regions,
     rb: Vec<pair::regions::Rb>,
     covered: Vec<(usize, usize)>,
+    build_scratch: build::Scratch,
 }
 
 thread_local! {
@@ -283,7 +284,7 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
         pairer.feed(pl);
     }
     ws.pair = pairer.finish_into().0;
-    let Workspace { lines, plines, inline_unknown, pair: pair_bufs, regions, rb, covered, .. } = ws;
+    let Workspace { lines, plines, inline_unknown, pair: pair_bufs, regions, rb, covered, build_scratch, .. } = ws;
     let lines: &[scan::Line] = lines;
     let class_at = |l: u32| cls.classify(&input[lines[l as usize].start..lines[l as usize].end]);
     let text_of = |i: usize| &input[lines[i].start..lines[i].end];
@@ -297,7 +298,7 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
     pair::regions::replay_into(plines, &pair_bufs.committed, digits_label, regions, rb);
     let regions: &pair::regions::Regions = regions;
 
-    let ctx = build::Ctx { input, lines, rules, cls: &cls, entry };
+    let ctx = build::Ctx { input, lines, rules, cls: &cls, entry, scratch: build_scratch };
     let mut out = build::Out::default();
     // One statement per region and about one text item between two: grown once, not doubled.
     out.items.reserve(2 * regions.ops.len() + regions.shown.len() + 1);

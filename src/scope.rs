@@ -33,10 +33,10 @@ pub enum ScopeError {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum Comp {
-    Num(String),
-    Anchor(String),
-    Offset(String),
+enum Comp<'a> {
+    Num(&'a str),
+    Anchor(&'a str),
+    Offset(&'a str),
 }
 
 fn is_base62(b: u8) -> bool {
@@ -45,7 +45,7 @@ fn is_base62(b: u8) -> bool {
 
 /// Splits `inner` into components: commas with at most one following space, or a dash between
 /// two numbers (§scope-marker-forms).
-fn components(inner: &str) -> Option<Vec<Comp>> {
+fn components(inner: &str) -> Option<Vec<Comp<'_>>> {
     let b = inner.as_bytes();
     let mut i = 0;
     let mut out = Vec::new();
@@ -63,7 +63,7 @@ fn components(inner: &str) -> Option<Vec<Comp>> {
                     i += 1;
                 }
             }
-            out.push(Comp::Anchor(inner[start..i].to_string()));
+            out.push(Comp::Anchor(&inner[start..i]));
         } else if i < b.len() && b[i] == b'+' {
             i += 1;
             let d = i;
@@ -73,7 +73,7 @@ fn components(inner: &str) -> Option<Vec<Comp>> {
             if i == d {
                 return None;
             }
-            out.push(Comp::Offset(inner[start..i].to_string()));
+            out.push(Comp::Offset(&inner[start..i]));
         } else {
             if i < b.len() && b[i] == b'-' {
                 i += 1;
@@ -95,7 +95,7 @@ fn components(inner: &str) -> Option<Vec<Comp>> {
                     return None;
                 }
             }
-            out.push(Comp::Num(inner[start..i].to_string()));
+            out.push(Comp::Num(&inner[start..i]));
         }
         if i == b.len() {
             return Some(out);
@@ -149,9 +149,10 @@ fn canonical(marks: &[Mark]) -> String {
     format!("<{}>", parts.join(","))
 }
 
-/// Reads the inner text of a `<…>` scope for `domain`. `written` is the scope as authored,
+/// Reads the inner text of a `<…>` scope for `domain`. `written` gives the scope as authored
+/// (asked for only when a note quotes it),
 /// brackets included, for the advisory text.
-pub fn read(inner: &str, domain: ScopeDomain, written: &str) -> Result<(LineMarker, Vec<ScopeNote>), ScopeError> {
+pub fn read(inner: &str, domain: ScopeDomain, written: &dyn Fn() -> String) -> Result<(LineMarker, Vec<ScopeNote>), ScopeError> {
     let comps = match components(inner) {
         Some(c) if !c.is_empty() => c,
         _ => {
@@ -178,7 +179,7 @@ pub fn read(inner: &str, domain: ScopeDomain, written: &str) -> Result<(LineMark
                 if !anchors_ok || hash.len() != 5 || !hash.bytes().all(is_base62) {
                     return Err(ScopeError::Invalid);
                 }
-                marks.push(Mark::Anchor(a.clone()));
+                marks.push(Mark::Anchor(a.to_string()));
             }
             Comp::Offset(_) => marks.push(Mark::Int(0)),
         }
@@ -223,7 +224,7 @@ pub fn read(inner: &str, domain: ScopeDomain, written: &str) -> Result<(LineMark
                     return Err(ScopeError::Unsafe);
                 }
                 marks = vec![Mark::Int(start), Mark::Int(start + off)];
-                notes.push(ScopeNote::Recovered(written.to_string(), canonical(&marks)));
+                notes.push(ScopeNote::Recovered(written(), canonical(&marks)));
                 return Ok((LineMarker { marks }, notes));
             }
             Comp::Offset(_) => return Err(ScopeError::BadOffset),
@@ -236,7 +237,7 @@ pub fn read(inner: &str, domain: ScopeDomain, written: &str) -> Result<(LineMark
                     return Err(ScopeError::Unsafe);
                 }
                 let fixed = vec![Mark::Int(start), Mark::Int(start + count - 1)];
-                notes.push(ScopeNote::Recovered(written.to_string(), canonical(&fixed)));
+                notes.push(ScopeNote::Recovered(written(), canonical(&fixed)));
                 return Ok((LineMarker { marks: fixed }, notes));
             }
         }
