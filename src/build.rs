@@ -33,6 +33,19 @@ pub struct Ctx<'a, 'c> {
 pub struct Scratch {
     segs: std::cell::Cell<Vec<Segment>>,
     lexed: std::cell::Cell<Lexed>,
+    sels: std::cell::Cell<Vec<Sel>>,
+    lifted: std::cell::Cell<Vec<Lifted>>,
+    picks: std::cell::Cell<Vec<(Sel, Lifted)>>,
+}
+
+/// A selection's option blocks with `pattern` lifted out (§matcher-option).
+type Lifted = (Option<Vec<String>>, Option<String>);
+
+/// Takes a lent vector, empty.
+fn lend<T>(cell: &std::cell::Cell<Vec<T>>) -> Vec<T> {
+    let mut v = cell.take();
+    v.clear();
+    v
 }
 
 /// Items in emission order (the driver orders them by position), and the boundary loss.
@@ -328,7 +341,7 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
         Operands::Group => usize::MAX,
     };
     let leading = leading_metadata(ctx, op);
-    let mut h = Heading { line, line_no, pre: Sel::default(), sels: Vec::new(), aside: None, arrows: Vec::new(), text: None };
+    let mut h = Heading { line, line_no, pre: Sel::default(), sels: lend(&ctx.scratch.sels), aside: None, arrows: Vec::new(), text: None };
     let mut aside_tok: Option<(usize, (usize, usize), bool)> = None;
     let mut dots: Vec<(usize, (usize, usize))> = Vec::new();
     let mut leading_blocks = false;
@@ -484,6 +497,8 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
         );
     }
     out.extend(notes.into_iter().map(Item::Error));
+    h.sels.clear();
+    ctx.scratch.sels.set(h.sels);
     Ok(())
 }
 
@@ -715,7 +730,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
     two_scopes(ctx, h, position, named)?;
 
     // Each selection's option blocks, with `pattern` lifted (§matcher-option).
-    let mut lifted: Vec<(Option<Vec<String>>, Option<String>)> = Vec::with_capacity(h.sels.len());
+    let mut lifted: Vec<Lifted> = lend(&ctx.scratch.lifted);
     for sel in &h.sels {
         lifted.push(if o.shape == Shape::Plain { (metadata_of(sel), None) } else { lift_pattern(ctx, sel, name, position)? });
     }
@@ -798,7 +813,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
     }
 
     // One statement per selection: a target group compiles to ordinary statements (§target-group).
-    let mut sels: Vec<(Sel, (Option<Vec<String>>, Option<String>))> = Vec::with_capacity(h.sels.len());
+    let mut sels: Vec<(Sel, Lifted)> = lend(&ctx.scratch.picks);
     for (k, sel) in h.sels.iter().enumerate() {
         let members = match (o.operands, sel.target) {
             (Operands::Group, Some(TSrc::Slot(inner))) => target::split_uri_group(&target::decode_slot(&line[inner.0..inner.1])),
@@ -904,6 +919,11 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
             position,
         }));
     }
+    // The lent vectors go back (a refusal above simply drops them).
+    sels.clear();
+    ctx.scratch.picks.set(sels);
+    lifted.clear();
+    ctx.scratch.lifted.set(lifted);
     Ok(())
 }
 
