@@ -248,7 +248,6 @@ pub struct Buffers {
     repaired: Vec<Cand>,
     next_c: Vec<Cand>,
     next_r: Vec<Cand>,
-    succ: Vec<(Cand, Move, u32)>,
 }
 
 pub struct Pairer<'r> {
@@ -269,7 +268,6 @@ pub struct Pairer<'r> {
     /// Scratch buffers reused across fence lines.
     next_c: Vec<Cand>,
     next_r: Vec<Cand>,
-    succ: Vec<(Cand, Move, u32)>,
 }
 
 impl<'r> Pairer<'r> {
@@ -288,7 +286,6 @@ impl<'r> Pairer<'r> {
         bufs.repaired.clear();
         bufs.next_c.clear();
         bufs.next_r.clear();
-        bufs.succ.clear();
         Pairer {
             rules,
             facts,
@@ -302,7 +299,6 @@ impl<'r> Pairer<'r> {
             prev_line: u32::MAX,
             next_c: bufs.next_c,
             next_r: bufs.next_r,
-            succ: bufs.succ,
             stats: Stats::default(),
             gc_at: GC_FLOOR,
         }
@@ -355,28 +351,29 @@ impl<'r> Pairer<'r> {
 
         let mut next_c = std::mem::take(&mut self.next_c);
         let mut next_r = std::mem::take(&mut self.next_r);
-        let mut succ = std::mem::take(&mut self.succ);
         next_c.clear();
         next_r.clear();
         let olds_c = std::mem::take(&mut self.complete);
         let olds_r = std::mem::take(&mut self.repaired);
+        let mut nodes = std::mem::take(&mut self.nodes);
+        let this = &*self;
         for (is_c, list) in [(true, &olds_c), (false, &olds_r)] {
             for cand in list.iter() {
-                succ.clear();
-                self.moves(cand, pl, &mut succ);
-                for (mut nc, mv, width) in succ.drain(..) {
-                    let id = self.nodes.len() as u32;
-                    self.nodes.push(Node { parent: cand.hist, line: pl.line, mv, width });
+                // Each successor is merged as it is made: a reading is copied no more than needed.
+                let parent = cand.hist;
+                this.moves(cand, pl, &mut |(mut nc, mv, width): (Cand, Move, u32)| {
+                    let id = nodes.len() as u32;
+                    nodes.push(Node { parent, line: pl.line, mv, width });
                     nc.hist = id;
-                    let complete = is_c && self.is_complete(&nc.cost);
-                    self.merge(if complete { &mut next_c } else { &mut next_r }, nc, complete);
-                }
+                    let complete = is_c && this.is_complete(&nc.cost);
+                    this.merge(if complete { &mut next_c } else { &mut next_r }, nc, complete);
+                });
             }
         }
+        self.nodes = nodes;
         // The old lists become next line's scratch.
         self.next_c = olds_c;
         self.next_r = olds_r;
-        self.succ = succ;
         self.complete = next_c;
         self.repaired = next_r;
         self.prune();
@@ -615,7 +612,6 @@ impl<'r> Pairer<'r> {
             repaired: olds_r,
             next_c: self.next_c,
             next_r: self.next_r,
-            succ: self.succ,
         };
         (bufs, self.stats)
     }
@@ -684,8 +680,8 @@ impl<'r> Pairer<'r> {
         }
     }
 
-    /// Every reading of `pl` from `cand`, in preference order.
-    fn moves(&self, cand: &Cand, pl: &PLine, out: &mut Vec<(Cand, Move, u32)>) {
+    /// Every reading of `pl` from `cand`, in preference order, handed to `out` as it is made.
+    fn moves(&self, cand: &Cand, pl: &PLine, out: &mut impl FnMut((Cand, Move, u32))) {
         let depth_ok = (cand.stack.len as usize) < self.max_depth;
         let top = cand.stack.top().copied();
         let Some(top) = top else {
@@ -695,7 +691,7 @@ impl<'r> Pairer<'r> {
             // The heading line of a forgotten-tag opener (§forgotten-tag).
             let mut c = *cand;
             c.stack.top_mut().unwrap().flags &= !F_SKIP_NEXT;
-            out.push((c, Move::Text, 0));
+            out((c, Move::Text, 0));
             return;
         }
         let text = |cost_ev: Option<PairEvent>| {
@@ -714,7 +710,7 @@ impl<'r> Pairer<'r> {
             if closes && empty_ok {
                 let mut c = *cand;
                 c.stack.pop();
-                out.push((c, Move::Close, 0));
+                out((c, Move::Close, 0));
                 return;
             }
             // A labeled fence or heading wider than the block holding it opens a nested
@@ -722,15 +718,15 @@ impl<'r> Pairer<'r> {
             // An unlabeled quotation holds no examples: a heading there is its content.
             let wider = pl.width > top.width as u32 && (top.kind != K_QUOTE || top.flags & F_LABELED != 0);
             match pl.kind {
-                PKind::Aside | PKind::Label if wider && depth_ok => out.push(self.nest(cand, pl, true)),
+                PKind::Aside | PKind::Label if wider && depth_ok => out(self.nest(cand, pl, true)),
                 PKind::Heading { compact: false, open_width, .. } if wider && depth_ok => {
                     let mut c = *cand;
                     c.stack.top_mut().unwrap().content = true;
                     let w = open_width.min(u16::MAX as u32) as u16;
                     c.stack.push(Frame { kind: K_NESTED, ch: b'`', flags: F_LABELED, content: false, width: w, holder: w });
-                    out.push((c, Move::Example, open_width));
+                    out((c, Move::Example, open_width));
                 }
-                _ => out.push(text(None)),
+                _ => out(text(None)),
             }
             return;
         }
@@ -738,20 +734,20 @@ impl<'r> Pairer<'r> {
         let naked = op.flags & F_NAKED != 0;
 
         match pl.kind {
-            PKind::Unfenced => out.push(text(None)),
+            PKind::Unfenced => out(text(None)),
             PKind::Naked { op: which, plain } => {
                 if top.kind == K_OP && naked && plain && which == op.holder as usize && cand.stack.len == 1 {
                     let mut c = *cand;
                     c.stack.pop();
-                    out.push((c, Move::NakedClose, 0));
+                    out((c, Move::NakedClose, 0));
                 } else {
-                    out.push(text(None));
+                    out(text(None));
                 }
             }
             PKind::Bare | PKind::Aside => {
                 if naked {
                     // A naked block expects no closer; its fences are body (§naked-operation).
-                    out.push(text(None));
+                    out(text(None));
                     return;
                 }
                 let same = pl.ch == top.ch;
@@ -761,22 +757,22 @@ impl<'r> Pairer<'r> {
                     if same && wide {
                         // Nesting before closing in an operation body (§pairing-objective).
                         if bare && depth_ok {
-                            out.push(self.nest(cand, pl, false));
+                            out(self.nest(cand, pl, false));
                         }
                         let mut c = *cand;
                         let f = c.stack.pop();
                         if f.flags & F_BODY_REPAIR != 0 && f.content {
                             self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
                         }
-                        out.push((c, Move::Close, 0));
+                        out((c, Move::Close, 0));
                         if !bare {
-                            out.push(text(Some(PairEvent::FenceAsText)));
+                            out(text(Some(PairEvent::FenceAsText)));
                         }
                     } else {
                         if depth_ok && bare {
-                            out.push(self.nest(cand, pl, false));
+                            out(self.nest(cand, pl, false));
                         } else if depth_ok {
-                            out.push(self.nest(cand, pl, true));
+                            out(self.nest(cand, pl, true));
                         }
                         if same && bare {
                             let mut c = *cand;
@@ -785,9 +781,9 @@ impl<'r> Pairer<'r> {
                                 self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
                             }
                             self.add(&mut c.cost, PairEvent::NarrowCloser);
-                            out.push((c, Move::NarrowClose, 0));
+                            out((c, Move::NarrowClose, 0));
                         }
-                        out.push(text(Some(PairEvent::FenceAsText)));
+                        out(text(Some(PairEvent::FenceAsText)));
                     }
                 } else {
                     // A nested block: its first valid closer closes (CommonMark's rule).
@@ -795,24 +791,24 @@ impl<'r> Pairer<'r> {
                     if can_close {
                         let mut c = *cand;
                         c.stack.pop();
-                        out.push((c, Move::Close, 0));
+                        out((c, Move::Close, 0));
                     } else {
                         if depth_ok {
-                            out.push(self.nest(cand, pl, !bare));
+                            out(self.nest(cand, pl, !bare));
                         }
-                        out.push(text(Some(PairEvent::FenceAsText)));
+                        out(text(Some(PairEvent::FenceAsText)));
                     }
                 }
             }
             PKind::Label => {
                 if naked {
-                    out.push(text(None));
+                    out(text(None));
                     return;
                 }
                 if depth_ok {
-                    out.push(self.nest(cand, pl, true));
+                    out(self.nest(cand, pl, true));
                 }
-                out.push(text(Some(PairEvent::DiscardedCode)));
+                out(text(Some(PairEvent::DiscardedCode)));
             }
             PKind::Heading { named, compact, open_width } => {
                 let is_exec = matches!(named, Named::Exec(_));
@@ -828,7 +824,7 @@ impl<'r> Pairer<'r> {
                     let rest = pl.width - top.width as u32;
                     let ow = if compact { 0 } else if open_width == pl.width { rest } else { open_width };
                     let (c2, _, w) = self.root_heading(&c, named, compact, ow, Move::Glued);
-                    out.push((c2, Move::Glued, w));
+                    out((c2, Move::Glued, w));
                 }
                 // 2. The heading ends the open blocks and runs (a supplied closer before a
                 // literal example at a heading, §pairing-objective).
@@ -849,7 +845,7 @@ impl<'r> Pairer<'r> {
                         }
                     }
                     let (c2, _, w) = self.root_heading(&c, named, compact, open_width, Move::EndByHeading);
-                    out.push((c2, Move::EndByHeading, w));
+                    out((c2, Move::EndByHeading, w));
                 }
                 // 3. The heading is a literal example the block holds.
                 if depth_ok || compact {
@@ -875,16 +871,16 @@ impl<'r> Pairer<'r> {
                             holder,
                         });
                     }
-                    out.push((c, Move::Example, open_width));
+                    out((c, Move::Example, open_width));
                 }
                 // 4. An executor heading a message shows may be read as text (discarded code);
                 // a heading its enclosure declared literal may be read as the body's text.
                 if prose_exec {
-                    out.push(text(Some(PairEvent::DiscardedCode)));
+                    out(text(Some(PairEvent::DiscardedCode)));
                 } else if !compact && self.enclosed(&cand.stack, &op, pl.width) {
                     let (mut c, m, w) = text(Some(PairEvent::WithheldText));
                     c.unrun += u16::from(!is_exec);
-                    out.push((c, m, w));
+                    out((c, m, w));
                 }
             }
         }
@@ -923,10 +919,10 @@ impl<'r> Pairer<'r> {
         (c, Move::Nest, pl.width)
     }
 
-    fn root_moves(&self, cand: &Cand, pl: &PLine, out: &mut Vec<(Cand, Move, u32)>) {
+    fn root_moves(&self, cand: &Cand, pl: &PLine, out: &mut impl FnMut((Cand, Move, u32))) {
         match pl.kind {
             PKind::Heading { named, compact, open_width } => {
-                out.push(self.root_heading(cand, named, compact, open_width, Move::Open));
+                out(self.root_heading(cand, named, compact, open_width, Move::Open));
             }
             PKind::Bare => {
                 if let Some(named) = pl.forgotten {
@@ -934,30 +930,30 @@ impl<'r> Pairer<'r> {
                     let mut f = self.op_frame(named, pl.width, false);
                     f.flags |= F_SKIP_NEXT;
                     c.stack.push(f);
-                    out.push((c, Move::Forgotten, pl.width));
+                    out((c, Move::Forgotten, pl.width));
                 } else if pl.orphan {
-                    out.push((*cand, Move::Orphan, 0));
+                    out((*cand, Move::Orphan, 0));
                 } else {
                     let mut c = *cand;
                     c.stack.push(Frame { kind: K_QUOTE, ch: pl.ch, flags: 0, content: false, width: pl.width as u16, holder: 0 });
-                    out.push((c, Move::Quote, pl.width));
+                    out((c, Move::Quote, pl.width));
                     // Or a stray closer, at one repair (§pairing-objective).
                     let mut c = *cand;
                     self.add(&mut c.cost, PairEvent::StrayFence);
-                    out.push((c, Move::Stray, 0));
+                    out((c, Move::Stray, 0));
                 }
             }
             PKind::Aside | PKind::Label => {
                 let mut c = *cand;
                 c.stack.push(Frame { kind: K_QUOTE, ch: pl.ch, flags: F_LABELED, content: false, width: pl.width as u16, holder: 0 });
-                out.push((c, Move::Quote, pl.width));
+                out((c, Move::Quote, pl.width));
             }
             PKind::Naked { op, .. } => {
                 let mut c = *cand;
                 c.stack.push(self.op_frame(Named::Op(op), self.rules.tables.fence.taught_width, true));
-                out.push((c, Move::NakedOpen, 0));
+                out((c, Move::NakedOpen, 0));
             }
-            PKind::Unfenced => out.push((*cand, Move::Unfenced, 0)),
+            PKind::Unfenced => out((*cand, Move::Unfenced, 0)),
         }
     }
 }
