@@ -284,7 +284,7 @@ mod tests {
     use ScopeDomain::*;
 
     fn marks(inner: &str, d: ScopeDomain) -> Vec<Mark> {
-        read(inner, d, &format!("<{inner}>")).unwrap().0.marks
+        read(inner, d, &|| format!("<{inner}>")).unwrap().0.marks
     }
 
     #[test]
@@ -300,9 +300,9 @@ mod tests {
         assert_eq!(marks("-3--1", TextCoordinates), vec![Mark::Int(-3), Mark::Int(-1)]);
         assert_eq!(marks("0--5", TextCoordinates), vec![Mark::Int(0), Mark::Int(-5)]);
         assert_eq!(marks("5.5,2", TextCoordinates), vec![Mark::Num(5.5), Mark::Int(2)]);
-        assert_eq!(read("0,+2", TextCoordinates, "<0,+2>").unwrap_err(), ScopeError::OffsetStart);
-        assert_eq!(read("+2", TextCoordinates, "<+2>").unwrap_err(), ScopeError::BadOffset);
-        assert_eq!(read("9007199254740991,2", TextCoordinates, "").unwrap_err(), ScopeError::Unsafe);
+        assert_eq!(read("0,+2", TextCoordinates, &|| "<0,+2>".to_string()).unwrap_err(), ScopeError::OffsetStart);
+        assert_eq!(read("+2", TextCoordinates, &|| "<+2>".to_string()).unwrap_err(), ScopeError::BadOffset);
+        assert_eq!(read("9007199254740991,2", TextCoordinates, &|| "".to_string()).unwrap_err(), ScopeError::Unsafe);
     }
 
     #[test]
@@ -310,10 +310,10 @@ mod tests {
         assert_eq!(marks("@abcde,@fghij", TextCoordinates), vec![Mark::Anchor("@abcde".into()), Mark::Anchor("@fghij".into())]);
         assert_eq!(marks("@wtxRn,+1", TextCoordinates), vec![Mark::Anchor("@wtxRn".into()), Mark::Anchor("@wtxRn+1".into())]);
         assert_eq!(marks("@210", TextCoordinates), vec![Mark::Int(210)]);
-        assert_eq!(read("@aZ09b", ResultPositions, "").unwrap_err(), ScopeError::Invalid);
-        assert_eq!(read("@aZ09", TextCoordinates, "").unwrap_err(), ScopeError::Invalid);
+        assert_eq!(read("@aZ09b", ResultPositions, &|| "".to_string()).unwrap_err(), ScopeError::Invalid);
+        assert_eq!(read("@aZ09", TextCoordinates, &|| "".to_string()).unwrap_err(), ScopeError::Invalid);
         assert_eq!(
-            read("@abcde,fghij", TextCoordinates, "").unwrap_err(),
+            read("@abcde,fghij", TextCoordinates, &|| "".to_string()).unwrap_err(),
             ScopeError::AnchorUnmarked("<@abcde,@fghij>".into())
         );
     }
