@@ -203,6 +203,13 @@ pub enum Class {
 pub struct Classifier<'r> {
     pub rules: &'r Rules,
     pub registry: &'r Registry<'r>,
+    /// Built once per rule set for its default executors (most parses), else per parse.
+    tables: std::borrow::Cow<'r, ClassTables>,
+}
+
+/// The classifier's first-byte tables.
+#[derive(Debug, Clone)]
+pub struct ClassTables {
     ops_upper_first: [bool; 256],
     exec_first: [bool; 256],
     /// First bytes a line must start with to be anything but text: an indent, a fence character,
@@ -214,6 +221,17 @@ pub struct Classifier<'r> {
 
 impl<'r> Classifier<'r> {
     pub fn new(rules: &'r Rules, registry: &'r Registry<'r>) -> Classifier<'r> {
+        let tables = if std::ptr::eq(registry.names, rules.tables.executors.default.as_slice()) {
+            std::borrow::Cow::Borrowed(rules.default_class_tables.get_or_init(|| ClassTables::new(rules, registry)))
+        } else {
+            std::borrow::Cow::Owned(ClassTables::new(rules, registry))
+        };
+        Classifier { rules, registry, tables }
+    }
+}
+
+impl ClassTables {
+    fn new(rules: &Rules, registry: &Registry<'_>) -> ClassTables {
         let mut ops_upper_first = [false; 256];
         for op in &rules.tables.operations {
             ops_upper_first[op.name.as_bytes()[0] as usize] = true;
@@ -246,8 +264,11 @@ impl<'r> Classifier<'r> {
         }
         // An indent may precede a fence (§indented-fences).
         may_matter[b' ' as usize] = true;
-        Classifier { rules, registry, ops_upper_first, exec_first, may_matter, fence_first }
+        ClassTables { ops_upper_first, exec_first, may_matter, fence_first }
     }
+}
+
+impl<'r> Classifier<'r> {
 
     /// The name run starting at `at`.
     pub fn name_end(&self, text: &[u8], at: usize) -> usize {
@@ -273,19 +294,19 @@ impl<'r> Classifier<'r> {
     #[inline]
     pub fn classify(&self, text: &str) -> Class {
         match text.as_bytes().first() {
-            Some(&c) if self.may_matter[c as usize] => self.classify_slow(text, c),
+            Some(&c) if self.tables.may_matter[c as usize] => self.classify_slow(text, c),
             _ => Class::Text,
         }
     }
 
     fn classify_slow(&self, text: &str, first: u8) -> Class {
-        if first == b' ' || self.fence_first[first as usize] {
+        if first == b' ' || self.tables.fence_first[first as usize] {
             if let Some(f) = self.fence(text) {
                 return Class::Fence(f);
             }
             return Class::Text;
         }
-        if self.ops_upper_first[first as usize] || self.exec_first[first as usize] {
+        if self.tables.ops_upper_first[first as usize] || self.tables.exec_first[first as usize] {
             return self.column_zero_name(text);
         }
         Class::Text

@@ -250,3 +250,40 @@ fn bodies_borrow_from_the_input() {
     }
     assert_eq!(n, 3);
 }
+
+/// §exec-executor-slot: the line classifier's tables are kept per rule set for the default
+/// executors only; a parse with its own executors never sees them, and the default parse after
+/// it is unchanged (no state carries from one parse to the next).
+#[test]
+fn executor_tables_follow_each_parse_registry() {
+    let runs = |input: &str, o: &ParseOptions| -> Vec<String> {
+        parse(input, o)
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Statement(s) => Some(match &s.head {
+                    plurnk_parser::Head::Runtime(r) => r.clone(),
+                    plurnk_parser::Head::Op { name, .. } => name.clone(),
+                }),
+                _ => None,
+            })
+            .collect()
+    };
+    // §unfenced-operation: a column-zero executor name with a slot is named only when it is
+    // registered, which the classifier's first-byte tables decide before any lookup.
+    let unfenced = |input: &str, o: &ParseOptions| -> bool {
+        parse(input, o).items.iter().any(|i| matches!(i, Item::Error(e) if e.message.contains("Unfenced `zsh`")))
+    };
+    let sh = "```sh\necho hi\n```";
+    let zsh = "```zsh\necho hi\n```";
+    let bare = "Text.\nzsh (build.sh)\n";
+    let own = ParseOptions::with_executors(["zsh"]);
+    for _ in 0..2 {
+        assert_eq!(runs(sh, &ParseOptions::default()), vec!["sh"]);
+        assert!(runs(zsh, &ParseOptions::default()).is_empty());
+        assert!(!unfenced(bare, &ParseOptions::default()));
+        assert_eq!(runs(zsh, &own), vec!["zsh"]);
+        assert!(runs(sh, &own).is_empty());
+        assert!(unfenced(bare, &own));
+    }
+}

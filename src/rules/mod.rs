@@ -39,6 +39,8 @@ pub struct Rules {
     /// miss costs one table read.
     op_by_name: Vec<usize>,
     op_first: [(u16, u16); 256],
+    /// The line classifier's tables for the default executors, built on first use.
+    pub(crate) default_class_tables: std::sync::OnceLock<crate::scan::ClassTables>,
 }
 
 /// Pairing events the interpreter can report; their costs are data (`rules/tolerance.yaml`).
@@ -160,7 +162,7 @@ impl Rules {
                 slot.1 += 1;
             }
         }
-        Ok(Rules { tables, diag_index, event_counts, complete_mask, complete_order, repaired_order, name_char, zero_width, facts, op_by_name, op_first })
+        Ok(Rules { tables, diag_index, event_counts, complete_mask, complete_order, repaired_order, name_char, zero_width, facts, op_by_name, op_first, default_class_tables: Default::default() })
     }
 
     pub fn diag(&self, id: DiagId) -> &Diagnostic {
