@@ -287,3 +287,28 @@ fn executor_tables_follow_each_parse_registry() {
         assert!(unfenced(bare, &own));
     }
 }
+
+/// §inline-chain: the builder reuses the scan's reading of a heading line for the first few
+/// thousand headings and reads later ones again; both give the same statements (a turn longer
+/// than the kept readings, with a two-statement line among the late ones).
+#[test]
+fn headings_past_the_kept_readings_build_the_same() {
+    let mut turn = String::new();
+    for k in 0..5000 {
+        turn.push_str(&format!("```READ (f{k}.md)\n```\n"));
+    }
+    turn.push_str("```READ (x.md)``` ```READ (y.md)```\n");
+    let r = parse(&turn, &ParseOptions::default());
+    let targets: Vec<String> = r
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Statement(s) => s.target.as_ref().map(|t| t.raw().to_string()),
+            _ => None,
+        })
+        .collect();
+    let mut want: Vec<String> = (0..5000).map(|k| format!("f{k}.md")).collect();
+    want.push("x.md".into());
+    want.push("y.md".into());
+    assert_eq!(targets, want);
+}
