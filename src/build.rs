@@ -25,43 +25,6 @@ pub struct Ctx<'a, 'c> {
     /// Vectors lent to each region and statement and handed back (kept per thread with the
     /// workspace): a heading's segments and tokens allocate nothing after the first parse.
     pub scratch: &'c Scratch,
-    /// The scan's reading of each heading line.
-    pub heads: &'c HeadSegments,
-}
-
-/// The segments the scan read on each heading line (§inline-chain), kept so the builder does
-/// not read the line again: keyed by line, fence offset and width, in line order. Only the first
-/// `HeadSegments::CAP` are kept: a huge turn's builder reads its later headings again rather
-/// than hold every one (peak memory stays a small multiple of the input).
-#[derive(Default)]
-pub struct HeadSegments {
-    index: Vec<(u32, usize, u32, usize, usize)>,
-    segs: Vec<Segment>,
-}
-
-impl HeadSegments {
-    const CAP: usize = 1 << 12;
-
-    pub fn clear(&mut self) {
-        self.index.clear();
-        self.segs.clear();
-    }
-
-    /// Records `segs`, read on `line` from a fence at `fence_at` of `width`.
-    pub fn keep(&mut self, line: u32, fence_at: usize, width: u32, segs: &[Segment]) {
-        if self.segs.len() + segs.len() > Self::CAP {
-            return;
-        }
-        let start = self.segs.len();
-        self.segs.extend_from_slice(segs);
-        self.index.push((line, fence_at, width, start, self.segs.len()));
-    }
-
-    /// The segments read on `line` from exactly this fence, when the scan read them.
-    fn get(&self, line: u32, fence_at: usize, width: u32) -> Option<&[Segment]> {
-        let k = self.index.partition_point(|e| e.0 < line);
-        self.index[k..].iter().take_while(|e| e.0 == line).find(|e| e.1 == fence_at && e.2 == width).map(|e| &self.segs[e.3..e.4])
-    }
 }
 
 /// See [`Ctx::scratch`]. Each vector is taken out of its cell while in use and put back after,
@@ -213,9 +176,6 @@ pub fn build_region<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, out: &mut Out<'a>) -> b
         return true;
     }
     let line = ctx.line_text(line_no);
-    if let (Form::Fenced, Some(segs)) = (r.form, ctx.heads.get(line_no, r.fence_at, r.width)) {
-        return build_segments(ctx, r, segs, out);
-    }
     let mut segs = ctx.scratch.segs.take();
     match r.form {
         Form::Fenced => heading::segments_into(ctx.cls, line, r.fence_at, r.width, &mut segs),

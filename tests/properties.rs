@@ -288,11 +288,11 @@ fn executor_tables_follow_each_parse_registry() {
     }
 }
 
-/// §inline-chain: the builder reuses the scan's reading of a heading line for the first few
-/// thousand headings and reads later ones again; both give the same statements (a turn longer
-/// than the kept readings, with a two-statement line among the late ones).
+/// §inline-chain, §fence-pairing: a long turn builds every heading in order, with a
+/// two-statement line after five thousand others (the builder's lent vectors and the pairing
+/// search's reused buffers carry nothing from one heading to the next).
 #[test]
-fn headings_past_the_kept_readings_build_the_same() {
+fn a_long_turn_builds_every_heading_in_order() {
     let mut turn = String::new();
     for k in 0..5000 {
         turn.push_str(&format!("```READ (f{k}.md)\n```\n"));
