@@ -379,7 +379,8 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
 
     let mut items = out.items;
     // Mostly in order already (statements, their notes, text between): a check, not a sort.
-    if !items.is_sorted_by_key(item_position) {
+    // (`is_sorted_by_key` is newer than the crate's rust-version, 1.80.)
+    if !items.windows(2).all(|w| item_position(&w[0]) <= item_position(&w[1])) {
         items.sort_by_key(item_position);
     }
     if let Some(t) = &out.tail {
