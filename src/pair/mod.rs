@@ -361,12 +361,11 @@ impl<'r> Pairer<'r> {
             for cand in list.iter() {
                 // Each successor is merged as it is made: a reading is copied no more than needed.
                 let parent = cand.hist;
-                this.moves(cand, pl, &mut |(mut nc, mv, width): (Cand, Move, u32)| {
+                this.moves(cand, pl, &mut |nc: &Cand, mv, width| {
                     let id = nodes.len() as u32;
                     nodes.push(Node { parent, line: pl.line, mv, width });
-                    nc.hist = id;
                     let complete = is_c && this.is_complete(&nc.cost);
-                    this.merge(if complete { &mut next_c } else { &mut next_r }, nc, complete);
+                    this.merge(if complete { &mut next_c } else { &mut next_r }, nc, id, complete);
                 });
             }
         }
@@ -388,16 +387,18 @@ impl<'r> Pairer<'r> {
     /// Keeps one reading per block stack: the cheaper, or on a tie the one met first. Keys are
     /// computed only here and in `prune`, where two readings are compared: a reading is copied
     /// several times per fence line, so it carries no key of its own.
-    fn merge(&self, list: &mut Vec<Cand>, nc: Cand, complete: bool) {
+    fn merge(&self, list: &mut Vec<Cand>, nc: &Cand, hist: u32, complete: bool) {
         for existing in list.iter_mut() {
             if existing.stack == nc.stack {
                 if self.key(&nc.cost, complete) < self.key(&existing.cost, complete) {
-                    *existing = nc;
+                    *existing = *nc;
+                    existing.hist = hist;
                 }
                 return;
             }
         }
-        list.push(nc);
+        list.push(*nc);
+        list.last_mut().unwrap().hist = hist;
     }
 
     fn prune(&mut self) {
@@ -681,7 +682,7 @@ impl<'r> Pairer<'r> {
     }
 
     /// Every reading of `pl` from `cand`, in preference order, handed to `out` as it is made.
-    fn moves(&self, cand: &Cand, pl: &PLine, out: &mut impl FnMut((Cand, Move, u32))) {
+    fn moves(&self, cand: &Cand, pl: &PLine, out: &mut impl FnMut(&Cand, Move, u32)) {
         let depth_ok = (cand.stack.len as usize) < self.max_depth;
         let top = cand.stack.top().copied();
         let Some(top) = top else {
@@ -691,7 +692,7 @@ impl<'r> Pairer<'r> {
             // The heading line of a forgotten-tag opener (§forgotten-tag).
             let mut c = *cand;
             c.stack.top_mut().unwrap().flags &= !F_SKIP_NEXT;
-            out((c, Move::Text, 0));
+            out(&c, Move::Text, 0);
             return;
         }
         let text = |cost_ev: Option<PairEvent>| {
@@ -710,7 +711,7 @@ impl<'r> Pairer<'r> {
             if closes && empty_ok {
                 let mut c = *cand;
                 c.stack.pop();
-                out((c, Move::Close, 0));
+                out(&c, Move::Close, 0);
                 return;
             }
             // A labeled fence or heading wider than the block holding it opens a nested
@@ -718,15 +719,15 @@ impl<'r> Pairer<'r> {
             // An unlabeled quotation holds no examples: a heading there is its content.
             let wider = pl.width > top.width as u32 && (top.kind != K_QUOTE || top.flags & F_LABELED != 0);
             match pl.kind {
-                PKind::Aside | PKind::Label if wider && depth_ok => out(self.nest(cand, pl, true)),
+                PKind::Aside | PKind::Label if wider && depth_ok => give(out, self.nest(cand, pl, true)),
                 PKind::Heading { compact: false, open_width, .. } if wider && depth_ok => {
                     let mut c = *cand;
                     c.stack.top_mut().unwrap().content = true;
                     let w = open_width.min(u16::MAX as u32) as u16;
                     c.stack.push(Frame { kind: K_NESTED, ch: b'`', flags: F_LABELED, content: false, width: w, holder: w });
-                    out((c, Move::Example, open_width));
+                    out(&c, Move::Example, open_width);
                 }
-                _ => out(text(None)),
+                _ => give(out, text(None)),
             }
             return;
         }
@@ -734,20 +735,20 @@ impl<'r> Pairer<'r> {
         let naked = op.flags & F_NAKED != 0;
 
         match pl.kind {
-            PKind::Unfenced => out(text(None)),
+            PKind::Unfenced => give(out, text(None)),
             PKind::Naked { op: which, plain } => {
                 if top.kind == K_OP && naked && plain && which == op.holder as usize && cand.stack.len == 1 {
                     let mut c = *cand;
                     c.stack.pop();
-                    out((c, Move::NakedClose, 0));
+                    out(&c, Move::NakedClose, 0);
                 } else {
-                    out(text(None));
+                    give(out, text(None));
                 }
             }
             PKind::Bare | PKind::Aside => {
                 if naked {
                     // A naked block expects no closer; its fences are body (§naked-operation).
-                    out(text(None));
+                    give(out, text(None));
                     return;
                 }
                 let same = pl.ch == top.ch;
@@ -757,22 +758,22 @@ impl<'r> Pairer<'r> {
                     if same && wide {
                         // Nesting before closing in an operation body (§pairing-objective).
                         if bare && depth_ok {
-                            out(self.nest(cand, pl, false));
+                            give(out, self.nest(cand, pl, false));
                         }
                         let mut c = *cand;
                         let f = c.stack.pop();
                         if f.flags & F_BODY_REPAIR != 0 && f.content {
                             self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
                         }
-                        out((c, Move::Close, 0));
+                        out(&c, Move::Close, 0);
                         if !bare {
-                            out(text(Some(PairEvent::FenceAsText)));
+                            give(out, text(Some(PairEvent::FenceAsText)));
                         }
                     } else {
                         if depth_ok && bare {
-                            out(self.nest(cand, pl, false));
+                            give(out, self.nest(cand, pl, false));
                         } else if depth_ok {
-                            out(self.nest(cand, pl, true));
+                            give(out, self.nest(cand, pl, true));
                         }
                         if same && bare {
                             let mut c = *cand;
@@ -781,9 +782,9 @@ impl<'r> Pairer<'r> {
                                 self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
                             }
                             self.add(&mut c.cost, PairEvent::NarrowCloser);
-                            out((c, Move::NarrowClose, 0));
+                            out(&c, Move::NarrowClose, 0);
                         }
-                        out(text(Some(PairEvent::FenceAsText)));
+                        give(out, text(Some(PairEvent::FenceAsText)));
                     }
                 } else {
                     // A nested block: its first valid closer closes (CommonMark's rule).
@@ -791,24 +792,24 @@ impl<'r> Pairer<'r> {
                     if can_close {
                         let mut c = *cand;
                         c.stack.pop();
-                        out((c, Move::Close, 0));
+                        out(&c, Move::Close, 0);
                     } else {
                         if depth_ok {
-                            out(self.nest(cand, pl, !bare));
+                            give(out, self.nest(cand, pl, !bare));
                         }
-                        out(text(Some(PairEvent::FenceAsText)));
+                        give(out, text(Some(PairEvent::FenceAsText)));
                     }
                 }
             }
             PKind::Label => {
                 if naked {
-                    out(text(None));
+                    give(out, text(None));
                     return;
                 }
                 if depth_ok {
-                    out(self.nest(cand, pl, true));
+                    give(out, self.nest(cand, pl, true));
                 }
-                out(text(Some(PairEvent::DiscardedCode)));
+                give(out, text(Some(PairEvent::DiscardedCode)));
             }
             PKind::Heading { named, compact, open_width } => {
                 let is_exec = matches!(named, Named::Exec(_));
@@ -824,7 +825,7 @@ impl<'r> Pairer<'r> {
                     let rest = pl.width - top.width as u32;
                     let ow = if compact { 0 } else if open_width == pl.width { rest } else { open_width };
                     let (c2, _, w) = self.root_heading(&c, named, compact, ow, Move::Glued);
-                    out((c2, Move::Glued, w));
+                    out(&c2, Move::Glued, w);
                 }
                 // 2. The heading ends the open blocks and runs (a supplied closer before a
                 // literal example at a heading, §pairing-objective).
@@ -845,7 +846,7 @@ impl<'r> Pairer<'r> {
                         }
                     }
                     let (c2, _, w) = self.root_heading(&c, named, compact, open_width, Move::EndByHeading);
-                    out((c2, Move::EndByHeading, w));
+                    out(&c2, Move::EndByHeading, w);
                 }
                 // 3. The heading is a literal example the block holds.
                 if depth_ok || compact {
@@ -871,16 +872,16 @@ impl<'r> Pairer<'r> {
                             holder,
                         });
                     }
-                    out((c, Move::Example, open_width));
+                    out(&c, Move::Example, open_width);
                 }
                 // 4. An executor heading a message shows may be read as text (discarded code);
                 // a heading its enclosure declared literal may be read as the body's text.
                 if prose_exec {
-                    out(text(Some(PairEvent::DiscardedCode)));
+                    give(out, text(Some(PairEvent::DiscardedCode)));
                 } else if !compact && self.enclosed(&cand.stack, &op, pl.width) {
                     let (mut c, m, w) = text(Some(PairEvent::WithheldText));
                     c.unrun += u16::from(!is_exec);
-                    out((c, m, w));
+                    out(&c, m, w);
                 }
             }
         }
@@ -919,10 +920,10 @@ impl<'r> Pairer<'r> {
         (c, Move::Nest, pl.width)
     }
 
-    fn root_moves(&self, cand: &Cand, pl: &PLine, out: &mut impl FnMut((Cand, Move, u32))) {
+    fn root_moves(&self, cand: &Cand, pl: &PLine, out: &mut impl FnMut(&Cand, Move, u32)) {
         match pl.kind {
             PKind::Heading { named, compact, open_width } => {
-                out(self.root_heading(cand, named, compact, open_width, Move::Open));
+                give(out, self.root_heading(cand, named, compact, open_width, Move::Open));
             }
             PKind::Bare => {
                 if let Some(named) = pl.forgotten {
@@ -930,32 +931,39 @@ impl<'r> Pairer<'r> {
                     let mut f = self.op_frame(named, pl.width, false);
                     f.flags |= F_SKIP_NEXT;
                     c.stack.push(f);
-                    out((c, Move::Forgotten, pl.width));
+                    out(&c, Move::Forgotten, pl.width);
                 } else if pl.orphan {
-                    out((*cand, Move::Orphan, 0));
+                    out(cand, Move::Orphan, 0);
                 } else {
                     let mut c = *cand;
                     c.stack.push(Frame { kind: K_QUOTE, ch: pl.ch, flags: 0, content: false, width: pl.width as u16, holder: 0 });
-                    out((c, Move::Quote, pl.width));
+                    out(&c, Move::Quote, pl.width);
                     // Or a stray closer, at one repair (§pairing-objective).
                     let mut c = *cand;
                     self.add(&mut c.cost, PairEvent::StrayFence);
-                    out((c, Move::Stray, 0));
+                    out(&c, Move::Stray, 0);
                 }
             }
             PKind::Aside | PKind::Label => {
                 let mut c = *cand;
                 c.stack.push(Frame { kind: K_QUOTE, ch: pl.ch, flags: F_LABELED, content: false, width: pl.width as u16, holder: 0 });
-                out((c, Move::Quote, pl.width));
+                out(&c, Move::Quote, pl.width);
             }
             PKind::Naked { op, .. } => {
                 let mut c = *cand;
                 c.stack.push(self.op_frame(Named::Op(op), self.rules.tables.fence.taught_width, true));
-                out((c, Move::NakedOpen, 0));
+                out(&c, Move::NakedOpen, 0);
             }
-            PKind::Unfenced => out((*cand, Move::Unfenced, 0)),
+            PKind::Unfenced => out(cand, Move::Unfenced, 0),
         }
     }
+}
+
+/// Hands a made reading to the search by reference (a reading is a large value: copied once,
+/// into the list that keeps it).
+#[inline(always)]
+fn give(out: &mut impl FnMut(&Cand, Move, u32), (c, mv, width): (Cand, Move, u32)) {
+    out(&c, mv, width)
 }
 
 /// Runs the search over `plines` (in line order).
