@@ -28,23 +28,25 @@ pub struct Segment {
 
 fn skip_target(b: &[u8], mut i: usize) -> Option<usize> {
     // `(` … `)` with `\\`, `\(`, `\)` escapes and balanced inner parentheses (§path-parentheses).
+    // Only those three bytes matter: the path between them is skipped by `memchr3`.
     let mut depth = 0usize;
     i += 1;
-    while i < b.len() {
-        match b[i] {
-            b'\\' if i + 1 < b.len() && matches!(b[i + 1], b'\\' | b'(' | b')') => i += 2,
-            b'(' => {
-                depth += 1;
-                i += 1;
+    while let Some(off) = memchr::memchr3(b'\\', b'(', b')', &b[i..]) {
+        let j = i + off;
+        i = j + 1;
+        match b[j] {
+            b'\\' => {
+                if i < b.len() && matches!(b[i], b'\\' | b'(' | b')') {
+                    i += 1;
+                }
             }
-            b')' => {
+            b'(' => depth += 1,
+            _ => {
                 if depth == 0 {
-                    return Some(i + 1);
+                    return Some(i);
                 }
                 depth -= 1;
-                i += 1;
             }
-            _ => i += 1,
         }
     }
     None

@@ -559,3 +559,28 @@ fn native_tool_calls_an_empty_target_names_no_target() {
         assert!(statements(&got).iter().all(|s| s["op"] != "COPY" && s["op"] != "READ"), "read as an operation: {got}");
     }
 }
+
+/// §native-tool-calls, bare JSON: a value that closes with no quoted name key is passed over
+/// without being built (a log line's `{"path": …}`), and the call after it is still read; a name
+/// key spelled with an escape, or in a nested value, is still found; arrays of such values too.
+#[test]
+fn native_tool_calls_bare_json_prefilter_keeps_every_call() {
+    reads_as(
+        "{\"path\": \"a.md\", \"range\": \"1 lines\"}\n[1, {\"x\": \"}\"}]\n{\"name\": \"READ\", \"arguments\": {\"path\": \"a.md\"}}",
+        "```READ (a.md)\n```",
+    );
+    // `\u006d` is `m`: the key is `name`.
+    reads_as("{\"na\\u006de\": \"READ\", \"arguments\": {\"path\": \"a.md\"}}", "```READ (a.md)\n```");
+}
+
+/// §native-tool-calls, bare JSON: a value left open runs to the end of the input, so no later
+/// value is read (the reading stays linear); one closed inside a string does not count as open.
+#[test]
+fn native_tool_calls_bare_json_open_value_ends_the_reading() {
+    // The array opened on the first line holds the call object and never closes.
+    let open = parse("{\"path\": [\n{\"name\": \"READ\", \"arguments\": {\"path\": \"a.md\"}}");
+    assert!(statements(&open).is_empty(), "{open}");
+    // A value that fails before the end (here at `{`, where `,` or `]` belongs) is not open.
+    reads_as("{\"path\": [1, 2\n{\"name\": \"READ\", \"arguments\": {\"path\": \"a.md\"}}", "```READ (a.md)\n```");
+    reads_as("{\"path\": \"[{\"}\n{\"name\": \"READ\", \"arguments\": {\"path\": \"a.md\"}}", "```READ (a.md)\n```");
+}

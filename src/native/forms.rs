@@ -77,6 +77,13 @@ fn json(j: &NativeJson, s: &str, p: usize, to: usize, rec: &NativeRecovery) -> O
     if first != b'{' && !(first == b'[' && j.array) {
         return None;
     }
+    // Every call carries a name key, written as a quoted key unless escapes spell it: a value
+    // that closes with neither (a log line's `{"path": …}`) is no call, and is not built.
+    if let Some(close) = json_close(s, p, to) {
+        if !may_name_call(j, &s[p..close]) {
+            return None;
+        }
+    }
     let (v, end) = json_at(s, p, to, rec.truncated_body)?;
     match v {
         Value::Object(obj) => Some((vec![object_call(j, &obj, p)?], end)),
@@ -91,6 +98,22 @@ fn json(j: &NativeJson, s: &str, p: usize, to: usize, rec: &NativeRecovery) -> O
         }
         _ => None,
     }
+}
+
+/// Whether the JSON text `v` may hold an object naming a call: one of the name keys written
+/// as a quoted string (in any case where the family allows), or an escape that could spell one.
+fn may_name_call(j: &NativeJson, v: &str) -> bool {
+    let b = v.as_bytes();
+    if memchr::memchr(b'\\', b).is_some() {
+        return true;
+    }
+    memchr::memchr_iter(b'"', b).any(|q| {
+        let rest = &b[q + 1..];
+        j.name_keys.iter().any(|k| {
+            let k = k.as_bytes();
+            rest.len() > k.len() && rest[k.len()] == b'"' && if j.any_case { rest[..k.len()].eq_ignore_ascii_case(k) } else { &rest[..k.len()] == k }
+        })
+    })
 }
 
 #[allow(clippy::too_many_arguments)]

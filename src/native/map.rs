@@ -45,7 +45,24 @@ fn norm(k: &str) -> impl Iterator<Item = char> + '_ {
 }
 
 fn listed(k: &str, list: &[String]) -> bool {
-    list.iter().any(|w| norm(w).eq(norm(k)))
+    list.iter().any(|w| same_key(w, k))
+}
+
+/// `norm(w) == norm(k)`; ASCII keys (nearly all) compare byte by byte, where lowercasing is
+/// ASCII lowercasing.
+fn same_key(w: &str, k: &str) -> bool {
+    if !(w.is_ascii() && k.is_ascii()) {
+        return norm(w).eq(norm(k));
+    }
+    let kept = |c: &u8| *c != b'_' && *c != b'-';
+    let (mut a, mut b) = (w.bytes().filter(kept), k.bytes().filter(kept));
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) if x.eq_ignore_ascii_case(&y) => {}
+            _ => return false,
+        }
+    }
 }
 
 /// The name a call is written with: (what it names, the slots written after it).
@@ -299,5 +316,17 @@ mod tests {
         assert!(listed("STRASSE", &["strasse".to_string()]));
         assert!(!listed("STRASS", &["strasse".to_string()]));
         assert!(!listed("path", &[]));
+    }
+
+    /// §native-tool-calls: the ASCII comparison agrees with the Unicode one on every pair, ASCII
+    /// or not (a Kelvin sign lowercases to `k`; `İ` to `i` and a combining dot).
+    #[test]
+    fn ascii_key_comparison_agrees_with_unicode_folding() {
+        let keys = ["path", "PATH", "p_a-t_h", "pat", "paths", "", "_-", "K", "\u{212A}", "k", "İ", "i\u{307}", "i", "ß", "SS", "file_Path", "FİLE"];
+        for w in keys {
+            for k in keys {
+                assert_eq!(super::same_key(w, k), super::norm(w).eq(super::norm(k)), "{w:?} vs {k:?}");
+            }
+        }
     }
 }

@@ -306,9 +306,13 @@ fn read_block(ctx: &Ctx, s: &str, at: usize, to: usize, bi: usize) -> Option<Fou
                 return None;
             }
             let Some((calls, end, _)) = sequence_in(ctx, s, at, to, bi, false) else {
-                let mut it = serde_json::Deserializer::from_str(&s[at..to]).into_iter::<Value>();
-                if matches!(it.next(), Some(Err(e)) if e.is_eof()) {
-                    ctx.json_unclosed.set(true);
+                // Only a value that runs to `to` unclosed can end in EOF: one that closes first
+                // is not read again.
+                if text::json_close(s, at, to).is_none() {
+                    let mut it = serde_json::Deserializer::from_str(&s[at..to]).into_iter::<Value>();
+                    if matches!(it.next(), Some(Err(e)) if e.is_eof()) {
+                        ctx.json_unclosed.set(true);
+                    }
                 }
                 return None;
             };

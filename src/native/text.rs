@@ -133,6 +133,40 @@ pub(crate) fn trim_value(v: &str) -> &str {
     v.strip_suffix("\r\n").or_else(|| v.strip_suffix('\n')).unwrap_or(v)
 }
 
+/// Where the JSON value opening at `p` (a `{` or `[`) closes: the byte after the bracket that
+/// brings the depth back to zero outside strings, or `None` when `s[p..to]` ends first. A JSON
+/// parser reading the same text stops at that bracket at the latest (it completes the value or
+/// fails on the way), so a value that closes here never ends in EOF.
+pub(crate) fn json_close(s: &str, p: usize, to: usize) -> Option<usize> {
+    let b = &s.as_bytes()[..to];
+    let mut depth = 0usize;
+    let mut in_str = false;
+    let mut esc = false;
+    for (i, &c) in b.iter().enumerate().skip(p) {
+        if in_str {
+            match c {
+                _ if esc => esc = false,
+                b'\\' => esc = true,
+                b'"' => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_str = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// A JSON value written at `p` (after whitespace), read up to `to`: the value and its end. With
 /// `repair`, a value the input cut off (an unclosed string, object or array) is closed.
 pub(crate) fn json_at(s: &str, p: usize, to: usize, repair: bool) -> Option<(Value, usize)> {

@@ -311,8 +311,8 @@ impl<'r> Pairer<'r> {
     }
 
     fn is_complete(&self, cost: &Cost) -> bool {
-        let mask = self.rules.complete_mask;
-        (0..MAX_COUNTERS).all(|c| mask & (1 << c) == 0 || cost[c] == 0)
+        // Branch-free: the masked counters ORed together are zero.
+        cost.iter().zip(&self.rules.complete_lanes).fold(0, |any, (&n, &m)| any | (n & m)) == 0
     }
 
     fn key(&self, cost: &Cost, complete: bool) -> [u32; MAX_COUNTERS + 2] {
@@ -322,8 +322,8 @@ impl<'r> Pairer<'r> {
             return k;
         }
         let order = if complete { &self.rules.complete_order } else { &self.rules.repaired_order };
-        for (i, group) in order.iter().enumerate().take(MAX_COUNTERS + 2) {
-            k[i] = group.iter().map(|&c| cost[c] as u32).sum();
+        for &(i, c) in order {
+            k[i] += cost[c] as u32;
         }
         k
     }
@@ -577,11 +577,8 @@ impl<'r> Pairer<'r> {
                     if !cand.runon && best_c_plain.as_ref().map(|(_, bk)| k < *bk).unwrap_or(true) {
                         best_c_plain = Some((cand, k));
                     }
-                } else {
-                    let kr = self.key(&cand.cost, false);
-                    if best_r.as_ref().map(|(_, bk)| kr < *bk).unwrap_or(true) {
-                        best_r = Some((cand, kr));
-                    }
+                } else if best_r.as_ref().map(|(_, bk)| k < *bk).unwrap_or(true) {
+                    best_r = Some((cand, k));
                 }
             }
         }

@@ -25,10 +25,13 @@ pub struct Rules {
     diag_index: Vec<usize>,
     /// Pairing event → counter increments, in `PairEvent` order.
     pub(crate) event_counts: Vec<Vec<usize>>,
-    /// Bit `c` set: counter `c` must be zero for a reading to be complete.
-    pub(crate) complete_mask: u32,
-    pub(crate) complete_order: Vec<Vec<usize>>,
-    pub(crate) repaired_order: Vec<Vec<usize>>,
+    /// One lane per counter, all ones where the counter must be zero for a reading to be
+    /// complete (a reading's counters ANDed with it are then all zero).
+    pub(crate) complete_lanes: [u16; crate::pair::MAX_COUNTERS],
+    /// The two orders of readings as `(key position, counter)` terms: a reading's key holds, at
+    /// each position, the sum of that group's counters (flat, so a key is one pass of adds).
+    pub(crate) complete_order: Vec<(usize, usize)>,
+    pub(crate) repaired_order: Vec<(usize, usize)>,
     /// Byte predicate for name characters.
     name_char: [bool; 256],
     pub(crate) zero_width: Vec<char>,
@@ -121,9 +124,16 @@ impl Rules {
         for c in &tables.pairing.complete_when_zero {
             complete_mask |= 1 << counter(c)?;
         }
-        let order = |o: &Vec<Vec<String>>| -> Result<Vec<Vec<usize>>, String> {
-            o.iter().map(|g| g.iter().map(|c| counter(c)).collect()).collect()
+        let order = |o: &Vec<Vec<String>>| -> Result<Vec<(usize, usize)>, String> {
+            let mut terms = Vec::new();
+            for (i, group) in o.iter().enumerate().take(crate::pair::MAX_COUNTERS + 2) {
+                for c in group {
+                    terms.push((i, counter(c)?));
+                }
+            }
+            Ok(terms)
         };
+        let complete_lanes = std::array::from_fn(|c| if complete_mask & (1 << c) != 0 { u16::MAX } else { 0 });
         let complete_order = order(&tables.pairing.complete_order)?;
         let repaired_order = order(&tables.pairing.repaired_order)?;
         let mut name_char = [false; 256];
@@ -162,7 +172,7 @@ impl Rules {
                 slot.1 += 1;
             }
         }
-        Ok(Rules { tables, diag_index, event_counts, complete_mask, complete_order, repaired_order, name_char, zero_width, facts, op_by_name, op_first, default_class_tables: Default::default() })
+        Ok(Rules { tables, diag_index, event_counts, complete_lanes, complete_order, repaired_order, name_char, zero_width, facts, op_by_name, op_first, default_class_tables: Default::default() })
     }
 
     pub fn diag(&self, id: DiagId) -> &Diagnostic {
