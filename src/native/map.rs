@@ -321,7 +321,7 @@ mod tests {
     /// §native-tool-calls: the ASCII comparison agrees with the Unicode one on every pair, ASCII
     /// or not (a Kelvin sign lowercases to `k`; `İ` to `i` and a combining dot).
     #[test]
-    fn ascii_key_comparison_agrees_with_unicode_folding() {
+    fn native_tool_calls_ascii_keys_compare_as_unicode_folding_does() {
         let keys = ["path", "PATH", "p_a-t_h", "pat", "paths", "", "_-", "K", "\u{212A}", "k", "İ", "i\u{307}", "i", "ß", "SS", "file_Path", "FİLE"];
         for w in keys {
             for k in keys {
