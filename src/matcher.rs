@@ -326,6 +326,9 @@ fn valid_flags(flags: &str) -> bool {
 
 /// Compiles `pattern` under `flags` (already valid) as ECMAScript does.
 fn compile(pattern: &str, flags: &str) -> Result<(), Reason> {
+    if plain_literal(pattern) {
+        return Ok(());
+    }
     let mut f = regress::Flags::from(flags);
     f.no_opt = true;
     // Only validity is asked, and case-insensitivity never changes what parses (ECMAScript's
@@ -342,6 +345,14 @@ fn compile(pattern: &str, flags: &str) -> Result<(), Reason> {
         Ok(_) => Ok(()),
         Err(e) => Err(v8_reason(&e.text, pattern, f.unicode)),
     }
+}
+
+/// A pattern holding no ECMAScript syntax character (`^$\\.*+?()[]{}|`): every character is a
+/// literal atom in every mode and under every flag (the `u`/`v` restrictions apply to escapes and
+/// classes only), so it parses without asking the engine. Most matchers agents write are words
+/// (`/tavily/i`); the engine's parser costs thousands of instructions each.
+fn plain_literal(pattern: &str) -> bool {
+    !pattern.bytes().any(|b| matches!(b, b'^' | b'$' | b'\\' | b'.' | b'*' | b'+' | b'?' | b'(' | b')' | b'[' | b']' | b'{' | b'}' | b'|'))
 }
 
 /// Names an engine failure the way V8 does.
@@ -1231,6 +1242,36 @@ mod tests {
         for bad in ["z", "ii", "uv", "{5,40}", "i:", "_/"] {
             assert!(!valid_flags(bad), "{bad}");
         }
+    }
+
+    /// §regex-dialect-readings: the literal short-cut accepts only what the engine accepts.
+    #[test]
+    fn regex_dialect_plain_literals_parse_under_every_flag() {
+        // Every ASCII character that is not regex syntax, a few beyond ASCII, and the syntax
+        // characters themselves (so the generator also makes patterns the short-cut refuses).
+        const ALPHABET: &[char] = &[
+            'a', 'Z', '0', '9', ' ', '_', '-', ',', ':', ';', '=', '!', '<', '>', '@', '#', '%', '&', '~', '"', '\'', '`', '/', '\t',
+            '\u{e9}', '\u{17F}', '\u{212A}', '\u{1F600}', '\u{FEFF}', '^', '$', '\\', '.', '*', '+', '?', '(', ')', '[', ']', '{', '}', '|',
+        ];
+        const FLAGS: &[&str] = &["", "i", "u", "v", "s", "m", "g", "y", "d", "iu", "iv", "gimsuy"];
+        let engine = |p: &str, f: &str| {
+            let mut flags = regress::Flags::from(f);
+            flags.unicode |= flags.unicode_sets;
+            regress::backends::try_parse(p.chars().map(u32::from), flags).is_ok()
+        };
+        assert!(plain_literal("tavily") && plain_literal("") && plain_literal("a-b <c> 'd'"));
+        assert!(!plain_literal("a.b") && !plain_literal("a}") && !plain_literal("x|y"));
+        let mut literals = 0;
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(20_000).with_max_len(16).for_each(|bytes: &Vec<u8>| {
+            let p: String = bytes.iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()]).collect();
+            if plain_literal(&p) {
+                literals += 1;
+                for f in FLAGS {
+                    assert!(engine(&p, f), "the short-cut accepts /{p}/{f}, the engine refuses it");
+                }
+            }
+        });
+        assert!(literals > 0, "the generator made no literal pattern");
     }
 
     #[test]

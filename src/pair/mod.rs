@@ -141,16 +141,44 @@ const F_BODY_REPAIR: u8 = 16;
 const F_LABELED: u8 = 32;
 const F_SKIP_NEXT: u8 = 64;
 
+/// The open block holds content (a flag like the others, so a frame stays six bytes).
+const F_CONTENT: u8 = 128;
+/// `Frame::tag`: the kind in the low bits, and whether the fence character is a tilde.
+const KIND_MASK: u8 = 3;
+const T_TILDE: u8 = 4;
+
+/// One open block. Six bytes, so a whole reading (16 frames, its costs and history) stays under
+/// 128 bytes and is copied with a few vector moves rather than a `memcpy` call: the search copies
+/// a reading for every successor it makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 struct Frame {
-    kind: u8,
-    ch: u8,
+    tag: u8,
     flags: u8,
-    content: bool,
     width: u16,
     /// Width of the innermost labeled or example block holding this one (itself included);
     /// for an operation's block, the operation (a naked block closes on its own name).
     holder: u16,
+}
+
+impl Frame {
+    /// `ch` is a fence character: a backtick or a tilde.
+    fn new(kind: u8, ch: u8, flags: u8, width: u16, holder: u16) -> Frame {
+        debug_assert!(ch == b'`' || ch == b'~');
+        Frame { tag: kind | if ch == b'~' { T_TILDE } else { 0 }, flags, width, holder }
+    }
+    fn kind(&self) -> u8 {
+        self.tag & KIND_MASK
+    }
+    fn ch(&self) -> u8 {
+        if self.tag & T_TILDE != 0 {
+            b'~'
+        } else {
+            b'`'
+        }
+    }
+    fn content(&self) -> bool {
+        self.flags & F_CONTENT != 0
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -212,6 +240,9 @@ struct Cand {
     /// Native headings this reading does not run (§message-run-on compares them).
     unrun: u16,
 }
+
+// A reading is copied for every successor: at 128 bytes or less the copy is inlined.
+const _: () = assert!(std::mem::size_of::<Cand>() <= 128);
 
 #[derive(Clone, Copy)]
 struct Node {
@@ -337,10 +368,10 @@ impl<'r> Pairer<'r> {
                     if top.flags & F_SKIP_NEXT != 0 {
                         top.flags &= !F_SKIP_NEXT;
                         if pl.line > self.prev_line + 2 {
-                            top.content = true;
+                            top.flags |= F_CONTENT;
                         }
                     } else {
-                        top.content = true;
+                        top.flags |= F_CONTENT;
                     }
                 }
             }
@@ -616,16 +647,16 @@ impl<'r> Pairer<'r> {
 
     fn close_all_at_eof(&self, cand: &mut Cand) {
         // A quotation and whatever it holds run to the end of the input (§quotation).
-        if cand.stack.bottom().map(|f| f.kind == K_QUOTE).unwrap_or(false) {
+        if cand.stack.bottom().map(|f| f.kind() == K_QUOTE).unwrap_or(false) {
             cand.stack.len = 0;
             self.add(&mut cand.cost, PairEvent::QuoteRunOn);
             return;
         }
         while cand.stack.len > 0 {
             let f = cand.stack.pop();
-            match f.kind {
+            match f.kind() {
                 K_OP => {
-                    if f.flags & F_BODY_REPAIR != 0 && f.content {
+                    if f.flags & F_BODY_REPAIR != 0 && f.content() {
                         self.add(&mut cand.cost, PairEvent::BodyUnderBodyless);
                     }
                     if f.flags & F_NAKED != 0 {
@@ -664,7 +695,7 @@ impl<'r> Pairer<'r> {
         if naked {
             flags |= F_NAKED;
         }
-        Frame { kind: K_OP, ch: b'`', flags, content: false, width: width.min(u16::MAX as u32) as u16, holder: op }
+        Frame::new(K_OP, b'`', flags, width.min(u16::MAX as u32) as u16, op)
     }
 
     /// A heading at the top level: opens its block, or stands complete on its line.
@@ -694,17 +725,17 @@ impl<'r> Pairer<'r> {
         }
         let text = |cost_ev: Option<PairEvent>| {
             let mut c = *cand;
-            c.stack.top_mut().unwrap().content = true;
+            c.stack.top_mut().unwrap().flags |= F_CONTENT;
             if let Some(ev) = cost_ev {
                 self.add(&mut c.cost, ev);
             }
             (c, Move::Text, 0)
         };
-        if cand.stack.bottom().unwrap().kind == K_QUOTE {
+        if cand.stack.bottom().unwrap().kind() == K_QUOTE {
             // A quotation: its first valid closer closes; inside it, code blocks and examples
             // nest, and a heading is literal by declaration (§quotation).
-            let closes = pl.ch == top.ch && pl.width >= top.width as u32 && pl.kind == PKind::Bare;
-            let empty_ok = top.kind == K_QUOTE || top.content || top.flags & F_LABELED != 0;
+            let closes = pl.ch == top.ch() && pl.width >= top.width as u32 && pl.kind == PKind::Bare;
+            let empty_ok = top.kind() == K_QUOTE || top.content() || top.flags & F_LABELED != 0;
             if closes && empty_ok {
                 let mut c = *cand;
                 c.stack.pop();
@@ -714,14 +745,14 @@ impl<'r> Pairer<'r> {
             // A labeled fence or heading wider than the block holding it opens a nested
             // example; anything else is the quotation's content.
             // An unlabeled quotation holds no examples: a heading there is its content.
-            let wider = pl.width > top.width as u32 && (top.kind != K_QUOTE || top.flags & F_LABELED != 0);
+            let wider = pl.width > top.width as u32 && (top.kind() != K_QUOTE || top.flags & F_LABELED != 0);
             match pl.kind {
                 PKind::Aside | PKind::Label if wider && depth_ok => give(out, self.nest(cand, pl, true)),
                 PKind::Heading { compact: false, open_width, .. } if wider && depth_ok => {
                     let mut c = *cand;
-                    c.stack.top_mut().unwrap().content = true;
+                    c.stack.top_mut().unwrap().flags |= F_CONTENT;
                     let w = open_width.min(u16::MAX as u32) as u16;
-                    c.stack.push(Frame { kind: K_NESTED, ch: b'`', flags: F_LABELED, content: false, width: w, holder: w });
+                    c.stack.push(Frame::new(K_NESTED, b'`', F_LABELED, w, w));
                     out(&c, Move::Example, open_width);
                 }
                 _ => give(out, text(None)),
@@ -734,7 +765,7 @@ impl<'r> Pairer<'r> {
         match pl.kind {
             PKind::Unfenced => give(out, text(None)),
             PKind::Naked { op: which, plain } => {
-                if top.kind == K_OP && naked && plain && which == op.holder as usize && cand.stack.len == 1 {
+                if top.kind() == K_OP && naked && plain && which == op.holder as usize && cand.stack.len == 1 {
                     let mut c = *cand;
                     c.stack.pop();
                     out(&c, Move::NakedClose, 0);
@@ -748,10 +779,10 @@ impl<'r> Pairer<'r> {
                     give(out, text(None));
                     return;
                 }
-                let same = pl.ch == top.ch;
+                let same = pl.ch == top.ch();
                 let wide = pl.width >= top.width as u32;
                 let bare = pl.kind == PKind::Bare;
-                if top.kind == K_OP {
+                if top.kind() == K_OP {
                     if same && wide {
                         // Nesting before closing in an operation body (§pairing-objective).
                         if bare && depth_ok {
@@ -759,7 +790,7 @@ impl<'r> Pairer<'r> {
                         }
                         let mut c = *cand;
                         let f = c.stack.pop();
-                        if f.flags & F_BODY_REPAIR != 0 && f.content {
+                        if f.flags & F_BODY_REPAIR != 0 && f.content() {
                             self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
                         }
                         out(&c, Move::Close, 0);
@@ -775,7 +806,7 @@ impl<'r> Pairer<'r> {
                         if same && bare {
                             let mut c = *cand;
                             let f = c.stack.pop();
-                            if f.flags & F_BODY_REPAIR != 0 && f.content {
+                            if f.flags & F_BODY_REPAIR != 0 && f.content() {
                                 self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
                             }
                             self.add(&mut c.cost, PairEvent::NarrowCloser);
@@ -785,7 +816,7 @@ impl<'r> Pairer<'r> {
                     }
                 } else {
                     // A nested block: its first valid closer closes (CommonMark's rule).
-                    let can_close = same && wide && bare && (top.content || top.flags & F_LABELED != 0);
+                    let can_close = same && wide && bare && (top.content() || top.flags & F_LABELED != 0);
                     if can_close {
                         let mut c = *cand;
                         c.stack.pop();
@@ -813,10 +844,10 @@ impl<'r> Pairer<'r> {
                 let prose_exec = op.flags & F_PROSE != 0 && is_exec;
                 let literal = self.literal(&cand.stack, &op, pl.width, is_exec);
                 // 1. A wide fence glued to the next opener: the block's closer, then the heading.
-                if top.kind == K_OP && !naked && pl.ch == b'`' && pl.width >= top.width as u32 + self.min_width {
+                if top.kind() == K_OP && !naked && pl.ch == b'`' && pl.width >= top.width as u32 + self.min_width {
                     let mut c = *cand;
                     let f = c.stack.pop();
-                    if f.flags & F_BODY_REPAIR != 0 && f.content {
+                    if f.flags & F_BODY_REPAIR != 0 && f.content() {
                         self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
                     }
                     let rest = pl.width - top.width as u32;
@@ -831,8 +862,8 @@ impl<'r> Pairer<'r> {
                     let mut c = *cand;
                     while c.stack.len > 0 {
                         let f = c.stack.pop();
-                        if f.kind == K_OP {
-                            if f.flags & F_BODY_REPAIR != 0 && f.content {
+                        if f.kind() == K_OP {
+                            if f.flags & F_BODY_REPAIR != 0 && f.content() {
                                 self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
                             }
                             if f.flags & F_NAKED == 0 {
@@ -848,7 +879,7 @@ impl<'r> Pairer<'r> {
                 // 3. The heading is a literal example the block holds.
                 if depth_ok || compact {
                     let mut c = *cand;
-                    c.stack.top_mut().unwrap().content = true;
+                    c.stack.top_mut().unwrap().flags |= F_CONTENT;
                     let ev = if literal {
                         PairEvent::LiteralExample
                     } else if op.flags & F_YIELDS != 0 && !is_exec && pl.width >= op.width as u32 {
@@ -860,14 +891,7 @@ impl<'r> Pairer<'r> {
                     c.unrun += u16::from(!is_exec);
                     if !compact {
                         let holder = pl.width.min(u16::MAX as u32) as u16;
-                        c.stack.push(Frame {
-                            kind: K_NESTED,
-                            ch: b'`',
-                            flags: F_LABELED,
-                            content: false,
-                            width: open_width.min(u16::MAX as u32) as u16,
-                            holder,
-                        });
+                        c.stack.push(Frame::new(K_NESTED, b'`', F_LABELED, open_width.min(u16::MAX as u32) as u16, holder));
                     }
                     out(&c, Move::Example, open_width);
                 }
@@ -891,29 +915,22 @@ impl<'r> Pairer<'r> {
             return true;
         }
         let top = stack.top().unwrap();
-        top.kind == K_NESTED && top.holder > 0 && width <= top.holder as u32
+        top.kind() == K_NESTED && top.holder > 0 && width <= top.holder as u32
     }
 
     /// A heading its enclosure wrote as an example: narrower than the operation's block, or no
     /// wider than the labeled block or example holding it.
     fn enclosed(&self, stack: &Stack, op: &Frame, width: u32) -> bool {
         let top = stack.top().unwrap();
-        width < op.width as u32 || (top.kind == K_NESTED && top.holder > 0 && width <= top.holder as u32)
+        width < op.width as u32 || (top.kind() == K_NESTED && top.holder > 0 && width <= top.holder as u32)
     }
 
     fn nest(&self, cand: &Cand, pl: &PLine, labeled: bool) -> (Cand, Move, u32) {
         let mut c = *cand;
         let parent = *c.stack.top().unwrap();
-        c.stack.top_mut().unwrap().content = true;
-        let holder = if labeled { pl.width.min(u16::MAX as u32) as u16 } else if parent.kind == K_NESTED { parent.holder } else { 0 };
-        c.stack.push(Frame {
-            kind: K_NESTED,
-            ch: pl.ch,
-            flags: if labeled { F_LABELED } else { 0 },
-            content: false,
-            width: pl.width.min(u16::MAX as u32) as u16,
-            holder,
-        });
+        c.stack.top_mut().unwrap().flags |= F_CONTENT;
+        let holder = if labeled { pl.width.min(u16::MAX as u32) as u16 } else if parent.kind() == K_NESTED { parent.holder } else { 0 };
+        c.stack.push(Frame::new(K_NESTED, pl.ch, if labeled { F_LABELED } else { 0 }, pl.width.min(u16::MAX as u32) as u16, holder));
         (c, Move::Nest, pl.width)
     }
 
@@ -933,7 +950,7 @@ impl<'r> Pairer<'r> {
                     out(cand, Move::Orphan, 0);
                 } else {
                     let mut c = *cand;
-                    c.stack.push(Frame { kind: K_QUOTE, ch: pl.ch, flags: 0, content: false, width: pl.width as u16, holder: 0 });
+                    c.stack.push(Frame::new(K_QUOTE, pl.ch, 0, pl.width as u16, 0));
                     out(&c, Move::Quote, pl.width);
                     // Or a stray closer, at one repair (§pairing-objective).
                     let mut c = *cand;
@@ -943,7 +960,7 @@ impl<'r> Pairer<'r> {
             }
             PKind::Aside | PKind::Label => {
                 let mut c = *cand;
-                c.stack.push(Frame { kind: K_QUOTE, ch: pl.ch, flags: F_LABELED, content: false, width: pl.width as u16, holder: 0 });
+                c.stack.push(Frame::new(K_QUOTE, pl.ch, F_LABELED, pl.width as u16, 0));
                 out(&c, Move::Quote, pl.width);
             }
             PKind::Naked { op, .. } => {
