@@ -80,7 +80,7 @@ fn check_slice(what: &str, text: &Cow<'_, str>, input: &str, rewritten: Option<&
 /// only the lines below the heading are a slice of the input.
 fn inline_body(result: &ParseResult<'_>, s: &plurnk_parser::Statement<'_>) -> bool {
     let name = match &s.head {
-        plurnk_parser::Head::Op { name, .. } => name.as_str(),
+        plurnk_parser::Head::Op { name, .. } => name.as_ref(),
         plurnk_parser::Head::Runtime(r) => r.as_str(),
     };
     let message = Rules::builtin().text(plurnk_parser::rules::DiagId::InlineBody, &[("op", name)]);

@@ -58,10 +58,11 @@ pub struct ParseResult<'a> {
     pub unparsed_tail: Option<UnparsedTail>,
 }
 
-/// A target slot, decomposed (§path-syntax).
+/// A target slot, decomposed (§path-syntax). A local path borrows the input unless a slot
+/// escape was decoded (§path-parentheses).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Target {
-    Local { raw: String, fragment: Option<String> },
+pub enum Target<'a> {
+    Local { raw: Cow<'a, str>, fragment: Option<Cow<'a, str>> },
     /// Boxed: most targets are local paths, and a URL's parts are large.
     Url(Box<UrlTarget>),
 }
@@ -79,7 +80,14 @@ pub struct UrlTarget {
     pub fragment: Option<String>,
 }
 
-impl Target {
+impl<'a> Target<'a> {
+    /// The target with nothing borrowed (to outlive the input).
+    pub fn into_owned(self) -> Target<'static> {
+        match self {
+            Target::Local { raw, fragment } => Target::Local { raw: Cow::Owned(raw.into_owned()), fragment: fragment.map(|f| Cow::Owned(f.into_owned())) },
+            Target::Url(u) => Target::Url(u),
+        }
+    }
     pub fn raw(&self) -> &str {
         match self {
             Target::Local { raw, .. } => raw,
@@ -117,11 +125,18 @@ pub enum Matcher {
 
 /// One resource selection (COPY/MOVE operands).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Selection {
-    pub target: Option<Target>,
+pub struct Selection<'a> {
+    pub target: Option<Target<'a>>,
     pub metadata: Option<Vec<String>>,
     pub line_marker: Option<LineMarker>,
     pub matcher: Option<Matcher>,
+}
+
+impl Selection<'_> {
+    /// The selection with nothing borrowed.
+    pub fn into_owned(self) -> Selection<'static> {
+        Selection { target: self.target.map(Target::into_owned), metadata: self.metadata, line_marker: self.line_marker, matcher: self.matcher }
+    }
 }
 
 /// A statement body, by the operation's body kind.
@@ -136,7 +151,8 @@ pub enum Body<'a> {
 /// What the fence names: a native operation or a registered executor.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Head {
-    Op { name: String, shape: Shape },
+    /// `name` borrows the built-in rule set, and is a copy for a rule set the caller supplied.
+    Op { name: Cow<'static, str>, shape: Shape },
     Runtime(String),
 }
 
@@ -145,14 +161,14 @@ pub enum Head {
 pub struct Statement<'a> {
     pub head: Head,
     pub aside: Option<String>,
-    pub target: Option<Target>,
+    pub target: Option<Target<'a>>,
     pub metadata: Option<Vec<String>>,
     pub line_marker: Option<LineMarker>,
     pub matcher: Option<Matcher>,
     pub body: Body<'a>,
     /// COPY and MOVE only: boxed, so every other statement stays small.
-    pub source: Option<Box<Selection>>,
-    pub destination: Option<Box<Selection>>,
+    pub source: Option<Box<Selection<'a>>>,
+    pub destination: Option<Box<Selection<'a>>>,
     /// WAIT's `[seconds]` duration (§send-wait-scope); serialized only when present.
     pub seconds: Option<f64>,
     pub position: Position,
@@ -161,7 +177,7 @@ pub struct Statement<'a> {
 impl<'a> Statement<'a> {
     pub fn op_name(&self) -> Option<&str> {
         match &self.head {
-            Head::Op { name, .. } => Some(name),
+            Head::Op { name, .. } => Some(name.as_ref()),
             Head::Runtime(_) => None,
         }
     }
@@ -169,7 +185,7 @@ impl<'a> Statement<'a> {
         Statement {
             head: self.head,
             aside: self.aside,
-            target: self.target,
+            target: self.target.map(Target::into_owned),
             metadata: self.metadata,
             line_marker: self.line_marker,
             matcher: self.matcher,
@@ -179,8 +195,8 @@ impl<'a> Statement<'a> {
                 Body::Message { raw, json } => Body::Message { raw: Cow::Owned(raw.into_owned()), json },
                 Body::Matcher(m) => Body::Matcher(m),
             },
-            source: self.source,
-            destination: self.destination,
+            source: self.source.map(|s| Box::new(s.into_owned())),
+            destination: self.destination.map(|s| Box::new(s.into_owned())),
             seconds: self.seconds,
             position: self.position,
         }
@@ -215,7 +231,7 @@ impl Serialize for LineMarker {
     }
 }
 
-impl Serialize for Target {
+impl Serialize for Target<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
             Target::Local { raw, fragment } => {
@@ -270,7 +286,7 @@ impl Serialize for Matcher {
     }
 }
 
-impl Serialize for Selection {
+impl Serialize for Selection<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(4))?;
         m.serialize_entry("target", &self.target)?;

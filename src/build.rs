@@ -545,9 +545,9 @@ fn body_text<'a>(ctx: &Ctx<'a, '_>, body: Option<(usize, usize, u32, u32)>) -> O
 }
 
 /// A selection's target text: borrowed from the heading unless an escape was decoded.
-fn target_raw<'l>(h: &Heading<'l>, sel: &'l Sel) -> Option<Cow<'l, str>> {
+fn target_raw<'a>(h: &Heading<'a>, sel: &Sel) -> Option<Cow<'a, str>> {
     if let Some(m) = &sel.member {
-        return Some(Cow::Borrowed(m));
+        return Some(Cow::Owned(m.clone()));
     }
     match sel.target? {
         TSrc::Slot(inner) => Some(target::decode_slot(&h.line[inner.0..inner.1])),
@@ -555,9 +555,9 @@ fn target_raw<'l>(h: &Heading<'l>, sel: &'l Sel) -> Option<Cow<'l, str>> {
     }
 }
 
-fn read_target(ctx: &Ctx<'_, '_>, h: &Heading, sel: &Sel, position: Position) -> Result<Option<Target>, Refusal> {
+fn read_target<'a>(ctx: &Ctx<'_, '_>, h: &Heading<'a>, sel: &Sel, position: Position) -> Result<Option<Target<'a>>, Refusal> {
     match target_raw(h, sel) {
-        Some(raw) => target::parse(&raw).map(Some).map_err(|_| invalid_uri(ctx, position)),
+        Some(raw) => target::parse_decoded(raw).map(Some).map_err(|_| invalid_uri(ctx, position)),
         None => Ok(None),
     }
 }
@@ -648,7 +648,7 @@ fn two_scopes(ctx: &Ctx<'_, '_>, h: &Heading, position: Position, named: Named) 
     Ok(())
 }
 
-fn executor<'a>(ctx: &Ctx<'a, '_>, named: Named, name: &str, h: &mut Heading, position: Position, body: Option<(usize, usize, u32, u32)>, notes: &mut Vec<ParseError>) -> Result<Statement<'a>, Refusal> {
+fn executor<'a>(ctx: &Ctx<'a, '_>, named: Named, name: &str, h: &mut Heading<'a>, position: Position, body: Option<(usize, usize, u32, u32)>, notes: &mut Vec<ParseError>) -> Result<Statement<'a>, Refusal> {
     let rules = ctx.rules;
     let wf = || Some(ctx.working_form(named));
     let sel = h.sels.first().cloned().unwrap_or_default();
@@ -657,8 +657,8 @@ fn executor<'a>(ctx: &Ctx<'a, '_>, named: Named, name: &str, h: &mut Heading, po
     }
     // The path names a program or tool and is never split (§exec-executor-slot).
     let target = match target_raw(h, &sel) {
-        Some(raw) if target::url_prefix(&raw).is_some() => Some(target::parse(&raw).map_err(|_| invalid_uri(ctx, position))?),
-        Some(raw) => Some(Target::Local { raw: raw.into_owned(), fragment: None }),
+        Some(raw) if target::url_prefix(&raw).is_some() => Some(target::parse_decoded(raw).map_err(|_| invalid_uri(ctx, position))?),
+        Some(raw) => Some(Target::Local { raw, fragment: None }),
         None => None,
     };
     let lm = read_scope(ctx, h, &sel, rules.tables.executors.scope, name, named, notes).map_err(Refusal::Error)?;
@@ -701,7 +701,7 @@ enum TextUse {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, name: &str, h: &mut Heading, position: Position, body: Option<(usize, usize, u32, u32)>, notes: &mut Vec<ParseError>, out: &mut Vec<Item<'a>>) -> Result<(), Refusal> {
+fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, name: &str, h: &mut Heading<'a>, position: Position, body: Option<(usize, usize, u32, u32)>, notes: &mut Vec<ParseError>, out: &mut Vec<Item<'a>>) -> Result<(), Refusal> {
     let rules = ctx.rules;
     let wf = || Some(ctx.working_form(named));
     let line = h.line;
@@ -755,7 +755,11 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
     }
 
     let shape = o.shape;
-    let head = Head::Op { name: name.to_string(), shape };
+    let name_of = |i| match ctx.rules.as_builtin() {
+        Some(b) => Cow::Borrowed(b.op(i).name.as_str()),
+        None => Cow::Owned(name.to_string()),
+    };
+    let head = Head::Op { name: if let Named::Op(i) = named { name_of(i) } else { Cow::Owned(name.to_string()) }, shape };
     let raw_body = body_text(ctx, body);
     let raw_body = match r.form {
         Form::Naked(_) => naked_body(raw_body, ctx.rules.fence_min() as usize),

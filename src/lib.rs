@@ -79,7 +79,7 @@ pub fn parse_client<'a>(input: &'a str, options: &ParseOptions) -> ParseResult<'
 
 /// `parsePath`: one target decomposed (§path-syntax) — `None` for an empty path — or the
 /// refusal's message.
-pub fn parse_path(raw: &str) -> Result<Option<Target>, String> {
+pub fn parse_path(raw: &str) -> Result<Option<Target<'_>>, String> {
     if raw.is_empty() {
         return Ok(None);
     }

@@ -3,6 +3,8 @@
 //! crate validates and locates the components), the target-slot escapes (§path-parentheses)
 //! and glob classification (§path-glob).
 
+use std::borrow::Cow;
+
 use crate::ast::{Target, UrlTarget};
 
 /// A target the grammar refuses (`invalid URI in path`).
@@ -63,23 +65,101 @@ pub fn url_prefix(s: &str) -> Option<usize> {
 
 const SPECIAL: &[&str] = &["http", "https", "ws", "wss", "ftp", "file"];
 
-/// Decomposes one target (already slot-decoded).
-pub fn parse(raw: &str) -> Result<Target, InvalidUri> {
-    match url_prefix(raw) {
-        Some(scheme_end) => parse_url(raw, scheme_end).map(|u| Target::Url(Box::new(u))),
+/// Decomposes one target (already slot-decoded); a local path borrows `raw`.
+pub fn parse(raw: &str) -> Result<Target<'_>, InvalidUri> {
+    parse_decoded(Cow::Borrowed(raw))
+}
+
+/// [`parse`] of a slot's text as [`decode_slot`] gives it: a local path keeps the borrow (or
+/// the decoded string) without copying it.
+pub fn parse_decoded(raw: Cow<'_, str>) -> Result<Target<'_>, InvalidUri> {
+    match url_prefix(&raw) {
+        Some(scheme_end) => parse_url(&raw, scheme_end).map(|u| Target::Url(Box::new(u))),
         None => Ok(local(raw)),
     }
 }
 
-fn local(raw: &str) -> Target {
+fn local(raw: Cow<'_, str>) -> Target<'_> {
     // The first `#` ends the path, unless the spelling opens with `#` (§local-path-fragment).
-    match raw.find('#') {
-        Some(i) if i > 0 => Target::Local { raw: raw[..i].to_string(), fragment: Some(raw[i + 1..].to_string()) },
-        _ => Target::Local { raw: raw.to_string(), fragment: None },
+    match memchr::memchr(b'#', raw.as_bytes()) {
+        Some(i) if i > 0 => match raw {
+            Cow::Borrowed(r) => Target::Local { raw: Cow::Borrowed(&r[..i]), fragment: Some(Cow::Borrowed(&r[i + 1..])) },
+            Cow::Owned(mut r) => {
+                let fragment = r[i + 1..].to_string();
+                r.truncate(i);
+                Target::Local { raw: Cow::Owned(r), fragment: Some(Cow::Owned(fragment)) }
+            }
+        },
+        _ => Target::Local { raw, fragment: None },
     }
 }
 
 fn parse_url(raw: &str, scheme_end: usize) -> Result<UrlTarget, InvalidUri> {
+    match plain_url(raw, scheme_end) {
+        Some(u) => Ok(u),
+        None => whatwg_url(raw, scheme_end),
+    }
+}
+
+/// Label and name lengths within DNS limits (no length check can then apply).
+const MAX_LABEL: usize = 63;
+const MAX_HOST: usize = 253;
+
+/// A URL that WHATWG parsing would give back exactly as written, decomposed by hand: a
+/// lowercase scheme other than `file`, no userinfo, port, query, fragment or escape, a host of
+/// plain lowercase DNS labels (special schemes; the last label opens with a letter, so it is no
+/// IPv4 number; no `xn--` label to decode) or of unreserved characters (others), and a path of
+/// characters no percent-encode set holds, without `.` or `..` segments. Most targets agents write
+/// (`log:///3/**`, `https://docs.rs/url`) are such; the property test in this module holds the
+/// short-cut to the `url` crate's answer. `None` sends the target to [`whatwg_url`].
+fn plain_url(raw: &str, scheme_end: usize) -> Option<UrlTarget> {
+    let scheme = &raw[..scheme_end];
+    if scheme.bytes().any(|b| b.is_ascii_uppercase()) || scheme == "file" {
+        return None;
+    }
+    let special = SPECIAL.contains(&scheme);
+    let rest = &raw[scheme_end + 3..];
+    let (host, path) = match memchr::memchr(b'/', rest.as_bytes()) {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, ""),
+    };
+    if special {
+        let labels_ok = host.len() <= MAX_HOST
+            && host.split('.').all(|l| {
+                !l.is_empty()
+                    && l.len() <= MAX_LABEL
+                    && !l.starts_with("xn--")
+                    && l.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            });
+        let last_is_name = host.rsplit('.').next().is_some_and(|l| l.as_bytes().first().is_some_and(u8::is_ascii_lowercase));
+        if !labels_ok || !last_is_name {
+            return None;
+        }
+    } else if !host.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')) {
+        return None;
+    }
+    let path_ok = path.bytes().all(|b| {
+        b.is_ascii_alphanumeric()
+            || matches!(b, b'/' | b'-' | b'.' | b'_' | b'~' | b'*' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'+' | b',' | b';' | b'=' | b':' | b'@')
+    });
+    if !path_ok || path.split('/').any(|seg| seg == "." || seg == "..") {
+        return None;
+    }
+    Some(UrlTarget {
+        raw: raw.to_string(),
+        scheme: scheme.to_string(),
+        username: None,
+        password: None,
+        hostname: (!host.is_empty()).then(|| host.to_string()),
+        port: None,
+        // Special schemes serialize an empty path as `/`; others keep `""` (WHATWG).
+        pathname: if path.is_empty() && special { "/".to_string() } else { path.to_string() },
+        query: None,
+        fragment: None,
+    })
+}
+
+fn whatwg_url(raw: &str, scheme_end: usize) -> Result<UrlTarget, InvalidUri> {
     // WHATWG `URL` validates and serializes every component. Braces are glob syntax in a path
     // (`log:///1/*/{NEXT,READ}`), which WHATWG would percent-encode as `%7B`/`%7D` and so make
     // indistinguishable from an authored `%7B`: they cross the parser as tokens that no raw text
@@ -161,10 +241,10 @@ pub fn channel_token(text: &str) -> Option<&str> {
 /// The target with `channel` as its fragment, exactly as if written on the path
 /// (§local-path-fragment): a URL's `raw` gains `#channel`, a local path's `raw` stays the path
 /// alone. `None` when the target already names a channel (the token then stays the pattern).
-pub fn with_channel(target: &Target, channel: &str) -> Option<Target> {
+pub fn with_channel<'a>(target: &Target<'a>, channel: &str) -> Option<Target<'a>> {
     match target {
-        Target::Local { raw, fragment: None } => Some(Target::Local { raw: raw.clone(), fragment: Some(channel.to_string()) }),
-        Target::Url(u) if u.fragment.is_none() => parse(&format!("{}#{channel}", u.raw)).ok(),
+        Target::Local { raw, fragment: None } => Some(Target::Local { raw: raw.clone(), fragment: Some(Cow::Owned(channel.to_string())) }),
+        Target::Url(u) if u.fragment.is_none() => parse(&format!("{}#{channel}", u.raw)).ok().map(Target::into_owned),
         _ => None,
     }
 }
@@ -262,6 +342,35 @@ mod tests {
         let Target::Url(u) = parse("worker:///a").unwrap() else { panic!() };
         assert_eq!((u.hostname, u.pathname.as_str()), (None, "/a"));
         assert!(parse("http://[bad").is_err());
+    }
+
+    /// §path-syntax: the hand decomposition of plain URLs gives exactly what WHATWG parsing
+    /// gives, on every target it takes.
+    #[test]
+    fn path_syntax_plain_urls_match_whatwg() {
+        const SCHEMES: &[&str] = &["http", "https", "HTTP", "ws", "wss", "ftp", "file", "log", "worker", "message", "Log", "a+b.c-d"];
+        const PIECES: &[&str] = &[
+            "a", "Z", "z", "0", "9", "-", ".", "_", "~", "/", ":", "@", "%", "%2e", "?", "#", "*", "{", "}", "\\", " ", "!", "'", "(", "|", "^",
+            "xn--", "..", "0x", "1.2.3.4", "example", "com", "localhost", "\u{e9}", "//", "/./", "/../", "=", "+", "[", "]",
+        ];
+        let mut plain = 0;
+        let mut check = |raw: &str| {
+            let end = url_prefix(raw).expect("a scheme prefix");
+            if let Some(fast) = plain_url(raw, end) {
+                plain += 1;
+                assert_eq!(Ok(fast), whatwg_url(raw, end), "{raw}");
+            }
+        };
+        for raw in ["https://example.com", "https://docs.rs/url/latest", "log:///3/**", "worker:///_plurnk/**", "message://77cec3c3/*", "ws://a-b.c9/x:y@z", "foo://HOST/Path"] {
+            check(raw);
+        }
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(50_000).with_max_len(12).for_each(|bytes: &Vec<u8>| {
+            let Some((&first, rest)) = bytes.split_first() else { return };
+            let mut raw = format!("{}://", SCHEMES[first as usize % SCHEMES.len()]);
+            rest.iter().for_each(|b| raw.push_str(PIECES[*b as usize % PIECES.len()]));
+            check(&raw);
+        });
+        assert!(plain > 1000, "the generator made too few plain URLs ({plain})");
     }
 
     #[test]

@@ -326,7 +326,32 @@ fn local_path_fragment() {
         ("#issue\\#42#", "#issue\\#42#", None),
     ];
     for (raw, path, fragment) in table {
-        assert_eq!(target::parse(raw), Ok(Target::Local { raw: path.to_string(), fragment: fragment.map(str::to_string) }), "{raw:?}");
+        assert_eq!(target::parse(raw), Ok(Target::Local { raw: (*path).into(), fragment: fragment.map(Into::into) }), "{raw:?}");
+    }
+}
+
+/// §path-parentheses: a statement's local target borrows the turn; only a slot whose escapes
+/// were decoded holds its own copy (and its `#channel` part with it).
+#[test]
+fn path_parentheses_local_targets_borrow_unless_decoded() {
+    use std::borrow::Cow;
+    let opts = plurnk_parser::ParseOptions::default();
+    let table: &[(&str, &str, Option<&str>, bool)] = &[
+        ("```READ (src/a.rs)\n```\n", "src/a.rs", None, true),
+        ("```READ (page.html#readable)\n```\n", "page.html", Some("readable"), true),
+        ("```READ (notes \\(draft\\).md)\n```\n", "notes (draft).md", None, false),
+        ("```READ (a\\(1\\).html#top)\n```\n", "a(1).html", Some("top"), false),
+    ];
+    for (turn, path, channel, borrowed) in table {
+        let result = plurnk_parser::parse(turn, &opts);
+        let target = result.items.iter().find_map(|i| match i {
+            plurnk_parser::Item::Statement(s) => s.target.as_ref(),
+            _ => None,
+        });
+        let Some(Target::Local { raw, fragment }) = target else { panic!("{turn:?}: no local target in {:?}", result.items) };
+        assert_eq!((raw.as_ref(), fragment.as_deref()), (*path, *channel), "{turn:?}");
+        assert_eq!(matches!(raw, Cow::Borrowed(_)), *borrowed, "{turn:?}: raw {raw:?}");
+        assert_eq!(fragment.as_ref().map(|f| matches!(f, Cow::Borrowed(_))), channel.map(|_| *borrowed), "{turn:?}: fragment");
     }
 }
 

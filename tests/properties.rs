@@ -263,7 +263,7 @@ fn executor_tables_follow_each_parse_registry() {
             .filter_map(|i| match i {
                 Item::Statement(s) => Some(match &s.head {
                     plurnk_parser::Head::Runtime(r) => r.clone(),
-                    plurnk_parser::Head::Op { name, .. } => name.clone(),
+                    plurnk_parser::Head::Op { name, .. } => name.to_string(),
                 }),
                 _ => None,
             })

@@ -98,3 +98,32 @@ fn a_reworded_diagnostic_is_a_yaml_edit() {
     assert!(json.contains("Nothing to run."), "{json}");
     let _ = fs::remove_dir_all(dir);
 }
+
+/// An operation's name in a result borrows the built-in rule set, which lives as long as the
+/// process; a rule set the caller loaded may be dropped before the result, so its names are
+/// copied (and a renamed operation comes out under its new name).
+#[test]
+fn operation_names_borrow_only_the_builtin_rule_set() {
+    use plurnk_parser::{Head, Item};
+    use std::borrow::Cow;
+    let head_of = |r: &plurnk_parser::ParseResult| {
+        r.items.iter().find_map(|i| match i {
+            Item::Statement(s) => Some(s.head.clone()),
+            _ => None,
+        })
+    };
+    let builtin = plurnk_parser::parse("```READ (a.md)\n```\n", &plurnk_parser::ParseOptions::default());
+    assert!(matches!(head_of(&builtin), Some(Head::Op { name: Cow::Borrowed("READ"), .. })), "{:?}", head_of(&builtin));
+
+    let dir = copy_rules("owned-names");
+    let path = dir.join("operations.yaml");
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(text.contains("name: READ\n"), "operations.yaml names READ");
+    fs::write(&path, text.replacen("name: READ\n", "name: SCAN\n", 1)).unwrap();
+    let rules = std::sync::Arc::new(Rules::from_dir(&dir, None).expect("valid"));
+    let _ = fs::remove_dir_all(&dir);
+    let options = plurnk_parser::ParseOptions { executors: None, rules: Some(rules) };
+    let result = plurnk_parser::parse("```SCAN (a.md)\n```\n", &options);
+    drop(options);
+    assert!(matches!(head_of(&result), Some(Head::Op { name: Cow::Owned(ref n), .. }) if n == "SCAN"), "{:?}", result.items);
+}
