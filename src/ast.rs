@@ -64,28 +64,51 @@ pub struct ParseResult<'a> {
 pub enum Target<'a> {
     Local { raw: Cow<'a, str>, fragment: Option<Cow<'a, str>> },
     /// Boxed: most targets are local paths, and a URL's parts are large.
-    Url(Box<UrlTarget>),
+    Url(Box<UrlTarget<'a>>),
 }
 
+/// A scheme URL's WHATWG components. A URL that parsing gives back as written borrows every
+/// part from the input; parts WHATWG rewrote (case, percent-encoding, dot segments) are owned.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct UrlTarget {
-    pub raw: String,
-    pub scheme: String,
-    pub username: Option<String>,
-    pub password: Option<String>,
-    pub hostname: Option<String>,
+pub struct UrlTarget<'a> {
+    pub raw: Cow<'a, str>,
+    pub scheme: Cow<'a, str>,
+    pub username: Option<Cow<'a, str>>,
+    pub password: Option<Cow<'a, str>>,
+    pub hostname: Option<Cow<'a, str>>,
     pub port: Option<u32>,
-    pub pathname: String,
-    pub query: Option<String>,
-    pub fragment: Option<String>,
+    pub pathname: Cow<'a, str>,
+    pub query: Option<Cow<'a, str>>,
+    pub fragment: Option<Cow<'a, str>>,
+}
+
+fn owned(s: Cow<'_, str>) -> Cow<'static, str> {
+    Cow::Owned(s.into_owned())
+}
+
+impl UrlTarget<'_> {
+    /// The URL with nothing borrowed.
+    pub fn into_owned(self) -> UrlTarget<'static> {
+        UrlTarget {
+            raw: owned(self.raw),
+            scheme: owned(self.scheme),
+            username: self.username.map(owned),
+            password: self.password.map(owned),
+            hostname: self.hostname.map(owned),
+            port: self.port,
+            pathname: owned(self.pathname),
+            query: self.query.map(owned),
+            fragment: self.fragment.map(owned),
+        }
+    }
 }
 
 impl<'a> Target<'a> {
     /// The target with nothing borrowed (to outlive the input).
     pub fn into_owned(self) -> Target<'static> {
         match self {
-            Target::Local { raw, fragment } => Target::Local { raw: Cow::Owned(raw.into_owned()), fragment: fragment.map(|f| Cow::Owned(f.into_owned())) },
-            Target::Url(u) => Target::Url(u),
+            Target::Local { raw, fragment } => Target::Local { raw: owned(raw), fragment: fragment.map(owned) },
+            Target::Url(u) => Target::Url(Box::new(u.into_owned())),
         }
     }
     pub fn raw(&self) -> &str {

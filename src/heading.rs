@@ -99,8 +99,12 @@ fn closer_run(b: &[u8], from: usize, w: u32) -> Option<(usize, usize)> {
     None
 }
 
-fn find(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
-    memchr::memmem::find(&b[from..], pat).map(|o| from + o)
+/// Where the aside opened before `from` closes: the first `-->` starting at or after `from`.
+/// Found by its `>` (a one-byte `memchr`): a searcher built per call for a three-byte pattern
+/// costs more than the short lines it runs over.
+fn aside_close(b: &[u8], from: usize) -> Option<usize> {
+    let from = from.min(b.len());
+    memchr::memchr_iter(b'>', &b[from..]).map(|o| from + o).find(|&gt| gt >= from + 2 && &b[gt - 2..gt] == b"--").map(|gt| gt - 2)
 }
 
 /// Splits a heading line into its statements. `fence_at`/`width` name the first opener.
@@ -147,7 +151,7 @@ pub fn segments_into(cls: &Classifier, line: &str, fence_at: usize, width: u32, 
                         }
                     }
                 }
-                b'<' if b[i..].starts_with(b"<!--") => match find(b, i + 4, b"-->") {
+                b'<' if b[i..].starts_with(b"<!--") => match aside_close(b, i + 4) {
                     Some(j) => i = j + 3,
                     None => i = b.len(),
                 },
@@ -284,7 +288,7 @@ pub fn lex_into(line: &str, from: usize, seg: &Segment, zero_width: &[char], not
                     return;
                 }
             },
-            b'<' if b[i..end].starts_with(b"<!--") => match find(&b[..end], i + 4, b"-->") {
+            b'<' if b[i..end].starts_with(b"<!--") => match aside_close(&b[..end], i + 4) {
                 Some(j) => {
                     out.toks.push(Tok::Aside { open: i, inner: (i + 4, j), closed: true });
                     i = j + 3;
@@ -402,6 +406,19 @@ mod tests {
         let cls = Classifier::new(rules, &reg);
         let w = line.bytes().take_while(|&b| b == b'`').count() as u32;
         segments(&cls, line, 0, w).iter().map(|s| (s.fence_at, s.width, s.closed)).collect()
+    }
+
+    /// §closer-aside: an aside ends at the first `-->` after its opener, as a substring search
+    /// would find it.
+    #[test]
+    fn closer_aside_ends_at_the_first_close() {
+        let table = ["-->", "->", "", ">", "-->-->", "a -- > b --> c", "--->", "-", "x>-->", "<!-- a -->", "é-->", "--"];
+        for t in table {
+            for from in 0..=t.len() {
+                let want = memchr::memmem::find(&t.as_bytes()[from..], b"-->").map(|o| from + o);
+                assert_eq!(aside_close(t.as_bytes(), from), want, "{t:?} from {from}");
+            }
+        }
     }
 
     #[test]

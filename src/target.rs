@@ -74,7 +74,13 @@ pub fn parse(raw: &str) -> Result<Target<'_>, InvalidUri> {
 /// the decoded string) without copying it.
 pub fn parse_decoded(raw: Cow<'_, str>) -> Result<Target<'_>, InvalidUri> {
     match url_prefix(&raw) {
-        Some(scheme_end) => parse_url(&raw, scheme_end).map(|u| Target::Url(Box::new(u))),
+        Some(scheme_end) => {
+            let url = match raw {
+                Cow::Borrowed(r) => parse_url(r, scheme_end)?,
+                Cow::Owned(r) => parse_url(&r, scheme_end)?.into_owned(),
+            };
+            Ok(Target::Url(Box::new(url)))
+        }
         None => Ok(local(raw)),
     }
 }
@@ -94,7 +100,7 @@ fn local(raw: Cow<'_, str>) -> Target<'_> {
     }
 }
 
-fn parse_url(raw: &str, scheme_end: usize) -> Result<UrlTarget, InvalidUri> {
+fn parse_url(raw: &str, scheme_end: usize) -> Result<UrlTarget<'_>, InvalidUri> {
     match plain_url(raw, scheme_end) {
         Some(u) => Ok(u),
         None => whatwg_url(raw, scheme_end),
@@ -112,7 +118,7 @@ const MAX_HOST: usize = 253;
 /// characters no percent-encode set holds, without `.` or `..` segments. Most targets agents write
 /// (`log:///3/**`, `https://docs.rs/url`) are such; the property test in this module holds the
 /// short-cut to the `url` crate's answer. `None` sends the target to [`whatwg_url`].
-fn plain_url(raw: &str, scheme_end: usize) -> Option<UrlTarget> {
+fn plain_url(raw: &str, scheme_end: usize) -> Option<UrlTarget<'_>> {
     let scheme = &raw[..scheme_end];
     if scheme.bytes().any(|b| b.is_ascii_uppercase()) || scheme == "file" {
         return None;
@@ -142,24 +148,31 @@ fn plain_url(raw: &str, scheme_end: usize) -> Option<UrlTarget> {
         b.is_ascii_alphanumeric()
             || matches!(b, b'/' | b'-' | b'.' | b'_' | b'~' | b'*' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'+' | b',' | b';' | b'=' | b':' | b'@')
     });
-    if !path_ok || path.split('/').any(|seg| seg == "." || seg == "..") {
+    if !path_ok || dot_segment(path) {
         return None;
     }
     Some(UrlTarget {
-        raw: raw.to_string(),
-        scheme: scheme.to_string(),
+        raw: Cow::Borrowed(raw),
+        scheme: Cow::Borrowed(scheme),
         username: None,
         password: None,
-        hostname: (!host.is_empty()).then(|| host.to_string()),
+        hostname: (!host.is_empty()).then_some(Cow::Borrowed(host)),
         port: None,
         // Special schemes serialize an empty path as `/`; others keep `""` (WHATWG).
-        pathname: if path.is_empty() && special { "/".to_string() } else { path.to_string() },
+        pathname: Cow::Borrowed(if path.is_empty() && special { "/" } else { path }),
         query: None,
         fragment: None,
     })
 }
 
-fn whatwg_url(raw: &str, scheme_end: usize) -> Result<UrlTarget, InvalidUri> {
+/// Whether a path holds a `.` or `..` segment (WHATWG would remove it).
+fn dot_segment(path: &str) -> bool {
+    let b = path.as_bytes();
+    let bound = |i: usize| i >= b.len() || b[i] == b'/';
+    memchr::memchr_iter(b'.', b).any(|i| (i == 0 || b[i - 1] == b'/') && (bound(i + 1) || (b[i + 1] == b'.' && bound(i + 2))))
+}
+
+fn whatwg_url(raw: &str, scheme_end: usize) -> Result<UrlTarget<'_>, InvalidUri> {
     // WHATWG `URL` validates and serializes every component. Braces are glob syntax in a path
     // (`log:///1/*/{NEXT,READ}`), which WHATWG would percent-encode as `%7B`/`%7D` and so make
     // indistinguishable from an authored `%7B`: they cross the parser as tokens that no raw text
@@ -190,23 +203,26 @@ fn whatwg_url(raw: &str, scheme_end: usize) -> Result<UrlTarget, InvalidUri> {
         }
     };
     let parsed = url::Url::parse(input).map_err(|_| InvalidUri)?;
-    let restore = |s: &str| match &tokens {
-        None => s.to_string(),
-        Some((open, close)) => s.replace(open.as_str(), "{").replace(close.as_str(), "}"),
+    let restore = |s: &str| -> Cow<'_, str> {
+        Cow::Owned(match &tokens {
+            None => s.to_string(),
+            Some((open, close)) => s.replace(open.as_str(), "{").replace(close.as_str(), "}"),
+        })
     };
+    let owned = |s: &str| -> Cow<'_, str> { Cow::Owned(s.to_string()) };
     let username = match parsed.username() {
         "" => None,
-        u => Some(u.to_string()),
+        u => Some(owned(u)),
     };
     let hostname = match parsed.host_str() {
         Some("") | None => None,
-        Some(h) => Some(h.to_string()),
+        Some(h) => Some(owned(h)),
     };
     Ok(UrlTarget {
-        raw: raw.to_string(),
-        scheme: parsed.scheme().to_string(),
+        raw: Cow::Borrowed(raw),
+        scheme: owned(parsed.scheme()),
         username,
-        password: parsed.password().map(str::to_string),
+        password: parsed.password().map(owned),
         hostname,
         port: parsed.port().map(u32::from),
         // Special schemes serialize an empty path as `/`; others keep `""` (WHATWG).
@@ -338,9 +354,9 @@ mod tests {
     fn url_components() {
         let Target::Url(u) = parse("https://user:pw@example.com:8080/api?q=1#frag").unwrap() else { panic!() };
         assert_eq!((u.username.as_deref(), u.password.as_deref(), u.hostname.as_deref(), u.port), (Some("user"), Some("pw"), Some("example.com"), Some(8080)));
-        assert_eq!((u.pathname.as_str(), u.query.as_deref(), u.fragment.as_deref()), ("/api", Some("q=1"), Some("frag")));
+        assert_eq!((u.pathname.as_ref(), u.query.as_deref(), u.fragment.as_deref()), ("/api", Some("q=1"), Some("frag")));
         let Target::Url(u) = parse("worker:///a").unwrap() else { panic!() };
-        assert_eq!((u.hostname, u.pathname.as_str()), (None, "/a"));
+        assert_eq!((u.hostname, u.pathname.as_ref()), (None, "/a"));
         assert!(parse("http://[bad").is_err());
     }
 
@@ -358,6 +374,8 @@ mod tests {
             let end = url_prefix(raw).expect("a scheme prefix");
             if let Some(fast) = plain_url(raw, end) {
                 plain += 1;
+                // Everything it gives is the input's own text.
+                assert!([&fast.raw, &fast.scheme, &fast.pathname].into_iter().chain(fast.hostname.as_ref()).all(|c| matches!(c, Cow::Borrowed(_))), "{raw}");
                 assert_eq!(Ok(fast), whatwg_url(raw, end), "{raw}");
             }
         };
@@ -388,7 +406,7 @@ mod tests {
     #[test]
     fn path_syntax_braces_keep_their_spelling() {
         let Target::Url(u) = parse("https://host/{path}?x=/{a,b}#/{c,d}").unwrap() else { panic!() };
-        assert_eq!((u.pathname.as_str(), u.query.as_deref(), u.fragment.as_deref()), ("/{path}", Some("x=/{a,b}"), Some("/{c,d}")));
+        assert_eq!((u.pathname.as_ref(), u.query.as_deref(), u.fragment.as_deref()), ("/{path}", Some("x=/{a,b}"), Some("/{c,d}")));
         let Target::Url(u) = parse("log:///1/%7BPLAN,READ%7D").unwrap() else { panic!() };
         assert_eq!(u.pathname, "/1/%7BPLAN,READ%7D");
         let Target::Url(u) = parse("worker:///a local.md").unwrap() else { panic!() };
@@ -403,7 +421,7 @@ mod tests {
         let t = with_channel(&parse("page.html").unwrap(), "readable").unwrap();
         assert_eq!(t, Target::Local { raw: "page.html".into(), fragment: Some("readable".into()) });
         let Some(Target::Url(u)) = with_channel(&parse("worker:///a.html").unwrap(), "readable") else { panic!() };
-        assert_eq!((u.raw.as_str(), u.fragment.as_deref()), ("worker:///a.html#readable", Some("readable")));
+        assert_eq!((u.raw.as_ref(), u.fragment.as_deref()), ("worker:///a.html#readable", Some("readable")));
         assert_eq!(with_channel(&parse("a.html#x").unwrap(), "readable"), None);
     }
 }
