@@ -449,8 +449,10 @@ impl<'r> Pairer<'r> {
         }
         // A repaired reading can never beat a complete one that reaches the same end; drop the
         // repaired readings whose stack a complete reading already holds.
-        let complete = &self.complete;
-        self.repaired.retain(|r| !complete.iter().any(|c| c.stack == r.stack));
+        if !self.repaired.is_empty() {
+            let complete = &self.complete;
+            self.repaired.retain(|r| !complete.iter().any(|c| c.stack == r.stack));
+        }
     }
 
     /// Commits history when one reading survives; bounds memory otherwise.
