@@ -65,13 +65,13 @@ pub const PAIR_EVENTS: &[&str] = &[
 static BUILTIN: OnceLock<Rules> = OnceLock::new();
 
 impl Rules {
-    /// The built-in rule set compiled from this crate's `rules/`.
     /// This rule set as `'static` when it is the built-in one: names in a result can then borrow
     /// it. Never loads the built-in set.
     pub fn as_builtin(&self) -> Option<&'static Rules> {
         BUILTIN.get().filter(|b| std::ptr::eq(*b, self))
     }
 
+    /// The built-in rule set compiled from this crate's `rules/`.
     pub fn builtin() -> &'static Rules {
         BUILTIN.get_or_init(|| {
             let tables: Tables = serde_json::from_str(BUILTIN_TABLES_JSON).expect("embedded tables parse");
