@@ -214,8 +214,8 @@ impl<'a> Statement<'a> {
             matcher: self.matcher,
             body: match self.body {
                 Body::Null => Body::Null,
-                Body::Text(t) => Body::Text(Cow::Owned(t.into_owned())),
-                Body::Message { raw, json } => Body::Message { raw: Cow::Owned(raw.into_owned()), json },
+                Body::Text(t) => Body::Text(owned(t)),
+                Body::Message { raw, json } => Body::Message { raw: owned(raw), json },
                 Body::Matcher(m) => Body::Matcher(m),
             },
             source: self.source.map(|s| Box::new(s.into_owned())),
@@ -436,7 +436,7 @@ impl ParseResult<'_> {
                 .map(|i| match i {
                     Item::Statement(s) => Item::Statement(s.into_owned()),
                     Item::Error(e) => Item::Error(e),
-                    Item::Text(t) => Item::Text(TextItem { content: std::borrow::Cow::Owned(t.content.into_owned()), position: t.position }),
+                    Item::Text(t) => Item::Text(TextItem { content: owned(t.content), position: t.position }),
                 })
                 .collect(),
             unparsed_tail: self.unparsed_tail,

@@ -25,6 +25,8 @@ pub struct Ctx<'a, 'c> {
     /// Vectors lent to each region and statement and handed back (kept per thread with the
     /// workspace): a heading's segments and tokens allocate nothing after the first parse.
     pub scratch: &'c Scratch,
+    /// The heading splits the scan kept (a line not kept is split again here).
+    pub heads: &'c heading::SegmentCache,
 }
 
 /// See [`Ctx::scratch`]. Each vector is taken out of its cell while in use and put back after,
@@ -176,6 +178,11 @@ pub fn build_region<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, out: &mut Out<'a>) -> b
         return true;
     }
     let line = ctx.line_text(line_no);
+    if r.form == Form::Fenced {
+        if let Some(kept) = ctx.heads.get(line_no, r.fence_at, r.width) {
+            return build_segments(ctx, r, kept, out);
+        }
+    }
     let mut segs = ctx.scratch.segs.take();
     match r.form {
         Form::Fenced => heading::segments_into(ctx.cls, line, r.fence_at, r.width, &mut segs),
@@ -476,9 +483,9 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
 
     // The statements go straight to `out`; a refusal takes back any already written.
     let start = out.len();
-    let built = match op {
-        None => executor(ctx, named, name, &mut h, position, body, &mut notes).map(|s| out.push(Item::Statement(s))),
-        Some(o) => operation(ctx, r, o, named, name, &mut h, position, body, &mut notes, out),
+    let built = match (op, named) {
+        (Some(o), Named::Op(index)) => operation(ctx, r, o, index, name, &mut h, position, body, &mut notes, out),
+        _ => executor(ctx, named, name, &mut h, position, body, &mut notes).map(|s| out.push(Item::Statement(s))),
     };
     if let Err(refusal) = built {
         out.truncate(start);
@@ -701,7 +708,9 @@ enum TextUse {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, name: &str, h: &mut Heading<'a>, position: Position, body: Option<(usize, usize, u32, u32)>, notes: &mut Vec<ParseError>, out: &mut Vec<Item<'a>>) -> Result<(), Refusal> {
+/// The statements of native operation `index` (`o`, named `name`).
+fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, name: &str, h: &mut Heading<'a>, position: Position, body: Option<(usize, usize, u32, u32)>, notes: &mut Vec<ParseError>, out: &mut Vec<Item<'a>>) -> Result<(), Refusal> {
+    let named = Named::Op(index);
     let rules = ctx.rules;
     let wf = || Some(ctx.working_form(named));
     let line = h.line;
@@ -755,11 +764,12 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, named: Named, n
     }
 
     let shape = o.shape;
-    let name_of = |i| match ctx.rules.as_builtin() {
-        Some(b) => Cow::Borrowed(b.op(i).name.as_str()),
+    // The name borrows the built-in rule set; a caller's rule set may be dropped first.
+    let head_name = match ctx.rules.as_builtin() {
+        Some(b) => Cow::Borrowed(b.op(index).name.as_str()),
         None => Cow::Owned(name.to_string()),
     };
-    let head = Head::Op { name: if let Named::Op(i) = named { name_of(i) } else { Cow::Owned(name.to_string()) }, shape };
+    let head = Head::Op { name: head_name, shape };
     let raw_body = body_text(ctx, body);
     let raw_body = match r.form {
         Form::Naked(_) => naked_body(raw_body, ctx.rules.fence_min() as usize),

@@ -107,6 +107,44 @@ fn aside_close(b: &[u8], from: usize) -> Option<usize> {
     memchr::memchr_iter(b'>', &b[from..]).map(|o| from + o).find(|&gt| gt >= from + 2 && &b[gt - 2..gt] == b"--").map(|gt| gt - 2)
 }
 
+/// The segments the scan read for each heading line (§inline-chain), kept for the builder so a
+/// heading line is split once per parse, not once to pair and again to build. Bounded: past
+/// [`SegmentCache::CAP`] segments the rest are not kept and the builder splits those lines
+/// again, so a turn of a million headings holds no more than this.
+#[derive(Default)]
+pub struct SegmentCache {
+    /// `(line, fence_at, width, from, to)`, lines ascending: `segs[from..to]` split `line` from
+    /// the opener at `fence_at` of `width`.
+    heads: Vec<(u32, usize, u32, u32, u32)>,
+    segs: Vec<Segment>,
+}
+
+impl SegmentCache {
+    pub const CAP: usize = 1 << 12;
+
+    pub fn clear(&mut self) {
+        self.heads.clear();
+        self.segs.clear();
+    }
+
+    /// Keeps the split of `line` (lines come in ascending order), unless the cache is full.
+    pub fn keep(&mut self, line: u32, fence_at: usize, width: u32, segs: &[Segment]) {
+        if self.segs.len() + segs.len() > Self::CAP || self.heads.last().is_some_and(|h| h.0 >= line) {
+            return;
+        }
+        let from = self.segs.len() as u32;
+        self.segs.extend_from_slice(segs);
+        self.heads.push((line, fence_at, width, from, self.segs.len() as u32));
+    }
+
+    /// The kept split of `line` from that opener, if the scan kept one.
+    pub fn get(&self, line: u32, fence_at: usize, width: u32) -> Option<&[Segment]> {
+        let i = self.heads.binary_search_by_key(&line, |h| h.0).ok()?;
+        let (_, f, w, from, to) = self.heads[i];
+        (f == fence_at && w == width).then(|| &self.segs[from as usize..to as usize])
+    }
+}
+
 /// Splits a heading line into its statements. `fence_at`/`width` name the first opener.
 pub fn segments(cls: &Classifier, line: &str, fence_at: usize, width: u32) -> Vec<Segment> {
     let mut out = Vec::new();
@@ -419,6 +457,49 @@ mod tests {
                 assert_eq!(aside_close(t.as_bytes(), from), want, "{t:?} from {from}");
             }
         }
+    }
+
+    /// §inline-chain: the builder gets back exactly the split the scan kept for that line and
+    /// opener, nothing for another opener or a line out of order, and nothing past the bound.
+    #[test]
+    fn inline_chain_splits_are_kept_once_and_bounded() {
+        let rules = Rules::builtin();
+        let reg = Registry::new(rules, None);
+        let cls = Classifier::new(rules, &reg);
+        let line = "````READ (a) <1,30> ```` ````READ (b) ````";
+        let split = segments(&cls, line, 0, 4);
+        let spans = |v: &[Segment]| v.iter().map(|s| (s.fence_at, s.width, s.end, s.closed)).collect::<Vec<_>>();
+        let mut cache = SegmentCache::default();
+        cache.keep(3, 0, 4, &split);
+        cache.keep(2, 0, 4, &split); // out of order: not kept
+        cache.keep(5, 2, 3, &split[..1]);
+        let table: [((u32, usize, u32), Option<usize>); 7] = [
+            ((3, 0, 4), Some(2)),
+            ((3, 0, 3), None),
+            ((3, 1, 4), None),
+            ((2, 0, 4), None),
+            ((4, 0, 4), None),
+            ((5, 2, 3), Some(1)),
+            ((6, 2, 3), None),
+        ];
+        for ((line_no, at, w), want) in table {
+            let got = cache.get(line_no, at, w);
+            assert_eq!(got.map(|g| g.len()), want, "line {line_no} at {at} width {w}");
+            if let Some(g) = got {
+                assert_eq!(spans(g), spans(&split[..g.len()]));
+            }
+        }
+        // Full: a line whose split would pass the bound is not kept, and nothing after it.
+        cache.clear();
+        assert!(cache.get(3, 0, 4).is_none());
+        let mut n = 0u32;
+        while cache.segs.len() + split.len() <= SegmentCache::CAP {
+            cache.keep(n, 0, 4, &split);
+            n += 1;
+        }
+        assert!(cache.get(n - 1, 0, 4).is_some());
+        cache.keep(n, 0, 4, &split);
+        assert!(cache.get(n, 0, 4).is_none() && cache.segs.len() <= SegmentCache::CAP);
     }
 
     #[test]

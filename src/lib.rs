@@ -154,6 +154,8 @@ struct Workspace {
     /// Unknown tags with slots written as inline code (§interstitial-fence).
     inline_unknown: Vec<u32>,
     segs: Vec<heading::Segment>,
+    /// Heading splits from the scan, handed to the builder.
+    heads: heading::SegmentCache,
     pair: pair::Buffers,
     regions: pair::regions::Regions,
     rb: Vec<pair::regions::Rb>,
@@ -191,9 +193,10 @@ impl Workspace {
 
 fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) {
     scan::lines_into(input, &mut ws.lines);
-    let Workspace { lines, plines, inline_unknown, segs, .. } = ws;
+    let Workspace { lines, plines, inline_unknown, segs, heads, .. } = ws;
     plines.clear();
     inline_unknown.clear();
+    heads.clear();
     let lines: &[scan::Line] = lines;
     let text_of = |i: usize| &input[lines[i].start..lines[i].end];
     let class_of = |i: usize| cls.classify(text_of(i));
@@ -212,6 +215,7 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
                     // A closer, then the next opener on the same line (§inline-chain).
                     plines.push(PLine { line, at: f.indent, ch: f.ch, width: f.width, kind: PKind::Bare, forgotten: None, orphan: false });
                     heading::segments_into(cls, text_of(i), f.info_at, f.chain_width, segs);
+                    heads.keep(line, f.info_at, f.chain_width, segs);
                     let last = segs.last();
                     let compact = last.map(|s| s.closed).unwrap_or(false);
                     let open_width = last.map(|s| s.width).unwrap_or(f.chain_width);
@@ -225,6 +229,7 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
                     Info::Chain(_) => unreachable!("handled above"),
                     Info::Heading(named) => {
                         heading::segments_into(cls, text_of(i), f.indent as usize, f.width, segs);
+                        heads.keep(line, f.indent as usize, f.width, segs);
                         let last = segs.last();
                         let compact = last.map(|s| s.closed).unwrap_or(false);
                         let open_width = last.map(|s| s.width).unwrap_or(f.width);
@@ -284,7 +289,7 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
         pairer.feed(pl);
     }
     ws.pair = pairer.finish_into().0;
-    let Workspace { lines, plines, inline_unknown, pair: pair_bufs, regions, rb, covered, build_scratch, .. } = ws;
+    let Workspace { lines, plines, inline_unknown, pair: pair_bufs, regions, rb, covered, build_scratch, heads, .. } = ws;
     let lines: &[scan::Line] = lines;
     let class_at = |l: u32| cls.classify(&input[lines[l as usize].start..lines[l as usize].end]);
     let text_of = |i: usize| &input[lines[i].start..lines[i].end];
@@ -298,7 +303,7 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
     pair::regions::replay_into(plines, &pair_bufs.committed, digits_label, regions, rb);
     let regions: &pair::regions::Regions = regions;
 
-    let ctx = build::Ctx { input, lines, rules, cls: &cls, entry, scratch: build_scratch };
+    let ctx = build::Ctx { input, lines, rules, cls: &cls, entry, scratch: build_scratch, heads };
     let mut out = build::Out::default();
     // One statement per region and about one text item between two: grown once, not doubled.
     out.items.reserve(2 * regions.ops.len() + regions.shown.len() + 1);

@@ -203,8 +203,9 @@ pub enum Class {
 pub struct Classifier<'r> {
     pub rules: &'r Rules,
     pub registry: &'r Registry<'r>,
-    /// Built once per rule set for its default executors (most parses), else per parse.
-    tables: std::borrow::Cow<'r, ClassTables>,
+    /// Built once per rule set for its default executors (most parses), else per parse (boxed:
+    /// the classifier is a few words, not a kilobyte of tables copied with it).
+    tables: Tables<'r>,
 }
 
 /// The classifier's first-byte tables.
@@ -222,11 +223,27 @@ pub struct ClassTables {
 impl<'r> Classifier<'r> {
     pub fn new(rules: &'r Rules, registry: &'r Registry<'r>) -> Classifier<'r> {
         let tables = if std::ptr::eq(registry.names, rules.tables.executors.default.as_slice()) {
-            std::borrow::Cow::Borrowed(rules.default_class_tables.get_or_init(|| ClassTables::new(rules, registry)))
+            Tables::Shared(rules.default_class_tables.get_or_init(|| ClassTables::new(rules, registry)))
         } else {
-            std::borrow::Cow::Owned(ClassTables::new(rules, registry))
+            Tables::Own(Box::new(ClassTables::new(rules, registry)))
         };
         Classifier { rules, registry, tables }
+    }
+}
+
+/// A classifier's tables: the rule set's, or its own for a caller's executor list.
+enum Tables<'r> {
+    Shared(&'r ClassTables),
+    Own(Box<ClassTables>),
+}
+
+impl std::ops::Deref for Tables<'_> {
+    type Target = ClassTables;
+    fn deref(&self) -> &ClassTables {
+        match self {
+            Tables::Shared(t) => t,
+            Tables::Own(t) => t,
+        }
     }
 }
 

@@ -57,3 +57,38 @@ fn fence_pairing_commits_history_when_one_reading_survives() {
     assert!(stats.max_history < 2 * 4096 + 64, "history {}", stats.max_history);
     assert_eq!(parse(&input, &ParseOptions::default()).statements().count(), 100_000);
 }
+
+/// §inline-chain: the scan keeps each heading line's split for the builder only up to a bound.
+/// A turn with more statements than that reads the same past it: every statement, in order,
+/// with its own target, whether its line is a one-statement heading or a chain of two.
+#[test]
+fn inline_chain_turns_past_the_kept_splits_read_every_statement() {
+    let lines = 3_000;
+    let mut turn = String::new();
+    let mut want = Vec::new();
+    for i in 0..lines {
+        if i % 2 == 0 {
+            turn.push_str(&format!("````READ (a{i}.md) ````\n"));
+            want.push(format!("a{i}.md"));
+        } else {
+            turn.push_str(&format!("````READ (b{i}.md) <1,2> ```` ````READ (c{i}.md) ````\n"));
+            want.push(format!("b{i}.md"));
+            want.push(format!("c{i}.md"));
+        }
+    }
+    assert!(want.len() > 4_096, "the turn must pass the bound on kept segments");
+    let result = parse(&turn, &ParseOptions::default());
+    let got: Vec<String> = result
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            plurnk_parser::Item::Statement(s) => match &s.target {
+                Some(plurnk_parser::Target::Local { raw, .. }) => Some(raw.to_string()),
+                _ => Some(String::from("?")),
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(got.len(), want.len());
+    assert_eq!(got, want);
+}

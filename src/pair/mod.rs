@@ -336,8 +336,9 @@ impl<'r> Pairer<'r> {
     }
 
     fn add(&self, cost: &mut Cost, ev: PairEvent) {
-        for &c in &self.rules.event_counts[ev as usize] {
-            cost[c] = cost[c].saturating_add(1);
+        // Lane by lane: a counter an event names twice goes up by two.
+        for (c, &inc) in cost.iter_mut().zip(&self.rules.event_counts[ev as usize]) {
+            *c = c.saturating_add(inc);
         }
     }
 
@@ -421,7 +422,8 @@ impl<'r> Pairer<'r> {
     fn merge(&self, list: &mut Vec<Cand>, nc: &Cand, hist: u32, complete: bool) {
         for existing in list.iter_mut() {
             if existing.stack == nc.stack {
-                if self.key(&nc.cost, complete) < self.key(&existing.cost, complete) {
+                // Equal costs key equally, and a tie keeps the reading met first.
+                if nc.cost != existing.cost && self.key(&nc.cost, complete) < self.key(&existing.cost, complete) {
                     *existing = *nc;
                     existing.hist = hist;
                 }

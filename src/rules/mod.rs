@@ -24,7 +24,7 @@ pub struct Rules {
     /// `DiagId as usize` → index into `tables.diagnostics`.
     diag_index: Vec<usize>,
     /// Pairing event → counter increments, in `PairEvent` order.
-    pub(crate) event_counts: Vec<Vec<usize>>,
+    pub(crate) event_counts: Vec<[u16; crate::pair::MAX_COUNTERS]>,
     /// One lane per counter, all ones where the counter must be zero for a reading to be
     /// complete (a reading's counters ANDed with it are then all zero).
     pub(crate) complete_lanes: [u16; crate::pair::MAX_COUNTERS],
@@ -113,6 +113,9 @@ impl Rules {
                 .position(|c| c == name)
                 .ok_or_else(|| format!("rules/tolerance.yaml: counter `{name}` is not declared"))
         };
+        if tables.pairing.counters.len() > crate::pair::MAX_COUNTERS {
+            return Err(format!("rules/tolerance.yaml: at most {} pairing counters", crate::pair::MAX_COUNTERS));
+        }
         let mut event_counts = Vec::new();
         for ev in PAIR_EVENTS {
             let row = tables
@@ -121,10 +124,12 @@ impl Rules {
                 .iter()
                 .find(|e| e.event == *ev)
                 .ok_or_else(|| format!("rules/tolerance.yaml: /pairing/events lacks `{ev}`"))?;
-            event_counts.push(row.counts.iter().map(|c| counter(c)).collect::<Result<Vec<_>, _>>()?);
-        }
-        if tables.pairing.counters.len() > crate::pair::MAX_COUNTERS {
-            return Err(format!("rules/tolerance.yaml: at most {} pairing counters", crate::pair::MAX_COUNTERS));
+            let mut inc = [0u16; crate::pair::MAX_COUNTERS];
+            for c in &row.counts {
+                let i = counter(c)?;
+                inc[i] = inc[i].saturating_add(1);
+            }
+            event_counts.push(inc);
         }
         let mut complete_mask = 0u32;
         for c in &tables.pairing.complete_when_zero {
