@@ -304,6 +304,34 @@ mod tests {
         }
     }
 
+    /// §pairing-objective: each pairing event adds one to every counter it names, as often as
+    /// it names it, and nothing to the others; a table naming too many counters is refused.
+    #[test]
+    fn pairing_objective_event_counts_are_lane_increments() {
+        let builtin = Rules::builtin();
+        let counters = &builtin.tables.pairing.counters;
+        let lane = |name: &str| counters.iter().position(|c| c == name).unwrap();
+        for (ev, row) in PAIR_EVENTS.iter().zip(&builtin.event_counts) {
+            let listed = &builtin.tables.pairing.events.iter().find(|e| e.event == *ev).unwrap().counts;
+            for (i, c) in counters.iter().enumerate() {
+                assert_eq!(row[i] as usize, listed.iter().filter(|l| *l == c).count(), "{ev} / {c}");
+            }
+            assert!(row[counters.len()..].iter().all(|&n| n == 0), "{ev}: an undeclared lane");
+        }
+        // A counter named twice counts twice.
+        let mut tables = builtin.tables.clone();
+        let row = tables.pairing.events.iter_mut().find(|e| e.event == "narrow-closer").unwrap();
+        row.counts = vec!["repairs".into(), "repairs".into(), "hidden".into()];
+        let edited = Rules::from_tables(tables).unwrap();
+        let k = PAIR_EVENTS.iter().position(|e| *e == "narrow-closer").unwrap();
+        assert_eq!((edited.event_counts[k][lane("repairs")], edited.event_counts[k][lane("hidden")]), (2, 1));
+        // More counters than a cost holds.
+        let mut tables = builtin.tables.clone();
+        tables.pairing.counters.extend((0..crate::pair::MAX_COUNTERS).map(|i| format!("extra{i}")));
+        tables.pairing.events[0].counts.push(tables.pairing.counters.last().unwrap().clone());
+        assert!(Rules::from_tables(tables).unwrap_err().contains("at most"));
+    }
+
     /// The name index finds every operation at its own row and nothing else: prefixes,
     /// extensions, other cases and words sharing a first letter miss.
     #[test]
