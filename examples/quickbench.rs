@@ -5,6 +5,9 @@
 //!   cargo build --profile bench --example quickbench
 //!   QB_FILE=turn.md ROUNDS=200 perf record target/release/examples/quickbench
 //!   ROUNDS=20 valgrind --tool=callgrind --toggle-collect='*quickbench::passes' target/release/examples/quickbench
+//!
+//! `QB_PEER=pulldown` runs pulldown-cmark over the same inputs instead (into events, as the
+//! throughput benchmark does), so the two instruction counts can be set side by side.
 fn main() {
     let inputs: Vec<String> = match std::env::var("QB_FILE") {
         Ok(path) => vec![std::fs::read_to_string(path).expect("QB_FILE is a readable UTF-8 file")],
@@ -41,9 +44,19 @@ fn main() {
 
 #[inline(never)]
 fn passes(inputs: &[String], opts: &plurnk_parser::ParseOptions, rounds: usize) {
+    let peer = std::env::var("QB_PEER").map(|p| p == "pulldown").unwrap_or(false);
     for _ in 0..rounds {
         for i in inputs {
-            std::hint::black_box(plurnk_parser::parse(i, opts));
+            if peer {
+                let mut n = 0usize;
+                for event in pulldown_cmark::Parser::new_ext(std::hint::black_box(i), pulldown_cmark::Options::empty()) {
+                    std::hint::black_box(&event);
+                    n += 1;
+                }
+                std::hint::black_box(n);
+            } else {
+                std::hint::black_box(plurnk_parser::parse(i, opts));
+            }
         }
     }
 }
