@@ -707,8 +707,8 @@ enum TextUse {
     Ignored,
 }
 
-#[allow(clippy::too_many_arguments)]
 /// The statements of native operation `index` (`o`, named `name`).
+#[allow(clippy::too_many_arguments)]
 fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, name: &str, h: &mut Heading<'a>, position: Position, body: Option<(usize, usize, u32, u32)>, notes: &mut Vec<ParseError>, out: &mut Vec<Item<'a>>) -> Result<(), Refusal> {
     let named = Named::Op(index);
     let rules = ctx.rules;
