@@ -13,6 +13,7 @@ use crate::pair::regions::{End, Form, OpRegion};
 use crate::rules::model::{BodyKind, InlineText, LeadingMetadata, Operands, Operation, ScopeDomain, Shape, Tier};
 use crate::rules::{DiagId, Rules};
 use crate::scan::{columns, Classifier, Line, Named};
+use crate::small::Small;
 use crate::{matcher, scope, target, Entry};
 
 /// Everything a statement builder reads.
@@ -131,7 +132,7 @@ enum TSrc {
     Arrow((usize, usize)),
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 struct ScopeTok {
     open: usize,
     inner: (usize, usize),
@@ -146,7 +147,8 @@ struct ScopeTok {
 #[derive(Debug, Default, Clone)]
 struct Sel {
     target: Option<TSrc>,
-    scopes: Vec<ScopeTok>,
+    /// Inline: a selection is cloned per statement, and it almost always has one scope or none.
+    scopes: Small<ScopeTok, 2>,
     metas: Vec<String>,
     /// One member of an explicit URI list (§safe-uri-target-groups), replacing the slot text.
     member: Option<String>,
@@ -574,23 +576,24 @@ fn read_scope(ctx: &Ctx<'_, '_>, h: &Heading, sel: &Sel, domain: ScopeDomain, op
     let rules = ctx.rules;
     let Some(st) = sel.scopes.first() else { return Ok(None) };
     let written = || scope_written(h.line, st);
-    let at = ctx.pos(h.line_no, st.open);
+    // Where the scope stands, for a note or a refusal only (a column count is not free).
+    let at = || ctx.pos(h.line_no, st.open);
     match scope::read(&h.line[st.inner.0..st.inner.1], domain, &written) {
         Ok((lm, scope_notes)) => {
             if let Some(lead) = st.lead {
                 let shown = &h.line[lead..if st.closed { st.inner.1 + 1 } else { st.inner.1 }];
                 let anchor = &h.line[st.inner.0..st.inner.1];
-                notes.push(make(rules, DiagId::CombinedAnchor, at, &[("written", shown), ("anchor", anchor)], None));
+                notes.push(make(rules, DiagId::CombinedAnchor, at(), &[("written", shown), ("anchor", anchor)], None));
             }
             for n in scope_notes {
                 match n {
-                    scope::ScopeNote::AnchorDigits(d) => notes.push(make(rules, DiagId::AnchorDigits, at, &[("digits", &d)], None)),
-                    scope::ScopeNote::Recovered(w, c) => notes.push(make(rules, DiagId::ScopeRecovered, at, &[("written", &w), ("canonical", &c)], None)),
+                    scope::ScopeNote::AnchorDigits(d) => notes.push(make(rules, DiagId::AnchorDigits, at(), &[("digits", &d)], None)),
+                    scope::ScopeNote::Recovered(w, c) => notes.push(make(rules, DiagId::ScopeRecovered, at(), &[("written", &w), ("canonical", &c)], None)),
                 }
             }
             Ok(Some(lm))
         }
-        Err(e) => Err(scope_error(ctx, e, at, &written(), domain, opname, named)),
+        Err(e) => Err(scope_error(ctx, e, at(), &written(), domain, opname, named)),
     }
 }
 
@@ -720,7 +723,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
     let scope_dropped = o.scope == ScopeDomain::None || (o.scope_needs_target && !has_target) || o.scope == ScopeDomain::Ignored;
     if scope_dropped {
         for sel in h.sels.iter_mut() {
-            for st in sel.scopes.drain(..) {
+            for &st in std::mem::take(&mut sel.scopes).iter() {
                 let written = scope_written(line, &st);
                 let at = ctx.pos(h.line_no, st.open);
                 let id = if o.scope == ScopeDomain::Ignored {

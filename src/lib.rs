@@ -200,9 +200,15 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
     let lines: &[scan::Line] = lines;
     let text_of = |i: usize| &input[lines[i].start..lines[i].end];
     let class_of = |i: usize| cls.classify(text_of(i));
+    // A bare fence asks for its neighbours' classes (§forgotten-tag, the orphan check); each
+    // line is still classified once: the previous class is kept, and the next one is kept for
+    // its own turn (a class depends on the line's text alone).
+    let mut prev: Option<Class> = None;
+    let mut ahead: Option<Class> = None;
     // Classify every line; only fence-ish lines reach the pairing search.
     for i in 0..lines.len() {
-        let c = class_of(i);
+        let c = ahead.take().unwrap_or_else(|| class_of(i));
+        let before = prev.replace(c);
         let line = i as u32;
         match c {
             Class::Text => {}
@@ -240,9 +246,11 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
                 let mut orphan = false;
                 if kind == PKind::Bare {
                     if i + 1 < lines.len() {
-                        forgotten = forgotten_tag(cls, text_of(i + 1), &class_of(i + 1));
+                        let next = class_of(i + 1);
+                        ahead = Some(next);
+                        forgotten = forgotten_tag(cls, text_of(i + 1), &next);
                     }
-                    if i > 0 && class_of(i - 1) == Class::Text && scan::has_fence_run(text_of(i - 1), rules.fence_min()) {
+                    if before == Some(Class::Text) && scan::has_fence_run(text_of(i - 1), rules.fence_min()) {
                         orphan = true;
                     }
                 }

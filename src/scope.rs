@@ -4,6 +4,7 @@
 
 use crate::ast::{LineMarker, Mark};
 use crate::rules::model::ScopeDomain;
+use crate::small::Small;
 
 /// The largest integer a JSON consumer holds exactly (2^53 − 1).
 pub const MAX_SAFE: i64 = 9_007_199_254_740_991;
@@ -32,12 +33,21 @@ pub enum ScopeError {
     Unsafe,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 enum Comp<'a> {
     Num(&'a str),
     Anchor(&'a str),
     Offset(&'a str),
 }
+
+impl Default for Comp<'_> {
+    fn default() -> Self {
+        Comp::Num("")
+    }
+}
+
+/// A scope's components: one or two almost always, kept inline.
+type Comps<'a> = Small<Comp<'a>, 4>;
 
 fn is_base62(b: u8) -> bool {
     b.is_ascii_alphanumeric()
@@ -45,10 +55,10 @@ fn is_base62(b: u8) -> bool {
 
 /// Splits `inner` into components: commas with at most one following space, or a dash between
 /// two numbers (§scope-marker-forms).
-fn components(inner: &str) -> Option<Vec<Comp<'_>>> {
+fn components(inner: &str) -> Option<Comps<'_>> {
     let b = inner.as_bytes();
     let mut i = 0;
-    let mut out = Vec::new();
+    let mut out = Comps::new();
     loop {
         let start = i;
         if i < b.len() && b[i] == b'@' {
@@ -108,7 +118,7 @@ fn components(inner: &str) -> Option<Vec<Comp<'_>>> {
                 }
             }
             // A dash between numbers, the second possibly negative (`<0--5>`).
-            b'-' if matches!(out.last(), Some(Comp::Num(_)))
+            b'-' if matches!(out.as_slice().last(), Some(Comp::Num(_)))
                 && i + 1 < b.len()
                 && (b[i + 1].is_ascii_digit() || (b[i + 1] == b'-' && i + 2 < b.len() && b[i + 2].is_ascii_digit())) =>
             {

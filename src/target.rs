@@ -269,8 +269,14 @@ pub fn with_channel<'a>(target: &Target<'a>, channel: &str) -> Option<Target<'a>
 /// top-level commas or whitespace (braces protect their contents). `None` unless every member
 /// parses as a URI and there are at least two.
 pub fn split_uri_group(raw: &str) -> Option<Vec<String>> {
-    // One member at most without a separator: the usual single target costs one scan.
-    if !raw.chars().any(|c| c == ',' || c.is_whitespace()) {
+    // One member at most without a separator: the usual single target costs one scan, a byte
+    // scan when the slot is ASCII (`char::is_whitespace` there is these six bytes).
+    let separated = if raw.is_ascii() {
+        raw.bytes().any(|b| matches!(b, b',' | b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r'))
+    } else {
+        raw.chars().any(|c| c == ',' || c.is_whitespace())
+    };
+    if !separated {
         return None;
     }
     let mut parts = Vec::new();

@@ -365,6 +365,13 @@ fn safe_uri_target_groups() {
         ("worker:///a worker:///b", Some(&["worker:///a", "worker:///b"])),
         ("log:///1/1/1/READ,log:///1/1/2/READ", Some(&["log:///1/1/1/READ", "log:///1/1/2/READ"])),
         ("log:///1/1/1/READ, worker:///notes.md https://example.com", Some(&["log:///1/1/1/READ", "worker:///notes.md", "https://example.com"])),
+        // Any whitespace separates, as `char::is_whitespace` reads it: tab, vertical tab, form
+        // feed, and outside ASCII (an em space).
+        ("worker:///a\tworker:///b", Some(&["worker:///a", "worker:///b"])),
+        ("worker:///a\u{0B}worker:///b", Some(&["worker:///a", "worker:///b"])),
+        ("worker:///a\u{0C}worker:///b", Some(&["worker:///a", "worker:///b"])),
+        ("worker:///a\u{2003}worker:///b", Some(&["worker:///a", "worker:///b"])),
+        ("worker:///é\u{0B}worker:///b", Some(&["worker:///é", "worker:///b"])),
         // Every member must be a URI; braces protect their contents; local names never split.
         ("https://example.com/a,b", None),
         ("worker:///a local.md", None),

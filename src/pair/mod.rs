@@ -353,11 +353,29 @@ impl<'r> Pairer<'r> {
         if cost.iter().all(|&c| c == 0) {
             return k;
         }
-        let order = if complete { &self.rules.complete_order } else { &self.rules.repaired_order };
-        for &(i, c) in order {
-            k[i] += cost[c] as u32;
+        for (k, row) in k.iter_mut().zip(self.order(complete)) {
+            *k = weigh(row, cost);
         }
         k
+    }
+
+    fn order(&self, complete: bool) -> &[[u16; MAX_COUNTERS]] {
+        if complete {
+            &self.rules.complete_order
+        } else {
+            &self.rules.repaired_order
+        }
+    }
+
+    /// `key(a) < key(b)`, position by position: most comparisons end at the first.
+    fn key_less(&self, a: &Cost, b: &Cost, complete: bool) -> bool {
+        for row in self.order(complete) {
+            let (x, y) = (weigh(row, a), weigh(row, b));
+            if x != y {
+                return x < y;
+            }
+        }
+        false
     }
 
     /// Feeds one fence line. Text lines between fence lines are implied by the line numbers.
@@ -423,7 +441,7 @@ impl<'r> Pairer<'r> {
         for existing in list.iter_mut() {
             if existing.stack == nc.stack {
                 // Equal costs key equally, and a tie keeps the reading met first.
-                if nc.cost != existing.cost && self.key(&nc.cost, complete) < self.key(&existing.cost, complete) {
+                if nc.cost != existing.cost && self.key_less(&nc.cost, &existing.cost, complete) {
                     *existing = *nc;
                     existing.hist = hist;
                 }
@@ -975,6 +993,12 @@ impl<'r> Pairer<'r> {
             PKind::Unfenced => out(cand, Move::Unfenced, 0),
         }
     }
+}
+
+/// One key position of a reading: its counters weighed by the position's row.
+#[inline]
+fn weigh(row: &[u16; MAX_COUNTERS], cost: &Cost) -> u32 {
+    row.iter().zip(cost).map(|(&w, &c)| u32::from(w) * u32::from(c)).sum()
 }
 
 /// Hands a made reading to the search by reference (a reading is a large value: copied once,

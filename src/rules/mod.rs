@@ -28,10 +28,12 @@ pub struct Rules {
     /// One lane per counter, all ones where the counter must be zero for a reading to be
     /// complete (a reading's counters ANDed with it are then all zero).
     pub(crate) complete_lanes: [u16; crate::pair::MAX_COUNTERS],
-    /// The two orders of readings as `(key position, counter)` terms: a reading's key holds, at
-    /// each position, the sum of that group's counters (flat, so a key is one pass of adds).
-    pub(crate) complete_order: Vec<(usize, usize)>,
-    pub(crate) repaired_order: Vec<(usize, usize)>,
+    /// The two orders of readings, one row of counter weights per key position: a reading's key
+    /// holds, at each position, the sum of that group's counters (a counter a group names twice
+    /// weighs two). Rows, so two keys compare position by position and stop at the first
+    /// difference.
+    pub(crate) complete_order: Vec<[u16; crate::pair::MAX_COUNTERS]>,
+    pub(crate) repaired_order: Vec<[u16; crate::pair::MAX_COUNTERS]>,
     /// Byte predicate for name characters.
     name_char: [bool; 256],
     pub(crate) zero_width: Vec<char>,
@@ -135,14 +137,17 @@ impl Rules {
         for c in &tables.pairing.complete_when_zero {
             complete_mask |= 1 << counter(c)?;
         }
-        let order = |o: &Vec<Vec<String>>| -> Result<Vec<(usize, usize)>, String> {
-            let mut terms = Vec::new();
-            for (i, group) in o.iter().enumerate().take(crate::pair::MAX_COUNTERS + 2) {
+        let order = |o: &Vec<Vec<String>>| -> Result<Vec<[u16; crate::pair::MAX_COUNTERS]>, String> {
+            let mut rows = Vec::new();
+            for group in o.iter().take(crate::pair::MAX_COUNTERS + 2) {
+                let mut row = [0u16; crate::pair::MAX_COUNTERS];
                 for c in group {
-                    terms.push((i, counter(c)?));
+                    let w = &mut row[counter(c)?];
+                    *w = w.saturating_add(1);
                 }
+                rows.push(row);
             }
-            Ok(terms)
+            Ok(rows)
         };
         let complete_lanes = std::array::from_fn(|c| if complete_mask & (1 << c) != 0 { u16::MAX } else { 0 });
         let complete_order = order(&tables.pairing.complete_order)?;
