@@ -1021,3 +1021,45 @@ pub fn pair_with_stats(rules: &Rules, facts: &[OpFacts], plines: &[PLine]) -> (C
     }
     p.finish_with_stats()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// §pairing-objective: comparing two readings position by position, stopping at the first
+    /// difference, orders them as their whole keys do, for both orders, on the built-in rule set
+    /// and on one whose group names a counter twice.
+    #[test]
+    fn pairing_objective_key_comparison_stops_early_and_agrees_with_whole_keys() {
+        let builtin = Rules::builtin();
+        let mut tables = builtin.tables.clone();
+        tables.pairing.complete_order[0].push(tables.pairing.counters[0].clone());
+        tables.pairing.repaired_order[0] = vec![tables.pairing.counters[1].clone(), tables.pairing.counters[1].clone()];
+        let edited = Rules::from_tables(tables).unwrap();
+        // Costs from a fixed linear congruential sequence: small counts, so keys often tie.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) % 3) as u16
+        };
+        for rules in [builtin, &edited] {
+            let p = Pairer::new(rules, &rules.facts);
+            let n = rules.tables.pairing.counters.len();
+            let mut differ = 0;
+            for _ in 0..5_000 {
+                let mut a: Cost = [0; MAX_COUNTERS];
+                let mut b: Cost = [0; MAX_COUNTERS];
+                for i in 0..n {
+                    a[i] = next();
+                    b[i] = next();
+                }
+                for complete in [true, false] {
+                    let whole = p.key(&a, complete) < p.key(&b, complete);
+                    assert_eq!(p.key_less(&a, &b, complete), whole, "{a:?} {b:?} complete={complete}");
+                    differ += usize::from(whole);
+                }
+            }
+            assert!(differ > 1_000, "the sequence exercised too few strict orders ({differ})");
+        }
+    }
+}

@@ -337,6 +337,28 @@ mod tests {
         assert!(Rules::from_tables(tables).unwrap_err().contains("at most"));
     }
 
+    /// §pairing-objective: each position of a reading's key is the sum of its group's counters,
+    /// so a group's row weighs each counter as often as the group names it.
+    #[test]
+    fn pairing_objective_order_rows_weigh_each_named_counter() {
+        let builtin = Rules::builtin();
+        let counters = &builtin.tables.pairing.counters;
+        let lane = |name: &str| counters.iter().position(|c| c == name).unwrap();
+        for (rows, groups) in [(&builtin.complete_order, &builtin.tables.pairing.complete_order), (&builtin.repaired_order, &builtin.tables.pairing.repaired_order)] {
+            assert_eq!(rows.len(), groups.len());
+            for (row, group) in rows.iter().zip(groups) {
+                for (i, c) in counters.iter().enumerate() {
+                    assert_eq!(row[i] as usize, group.iter().filter(|g| *g == c).count(), "{group:?} / {c}");
+                }
+            }
+        }
+        // A counter a group names twice weighs two.
+        let mut tables = builtin.tables.clone();
+        tables.pairing.repaired_order[0] = vec!["repairs".into(), "repairs".into(), "hidden".into()];
+        let edited = Rules::from_tables(tables).unwrap();
+        assert_eq!((edited.repaired_order[0][lane("repairs")], edited.repaired_order[0][lane("hidden")]), (2, 1));
+    }
+
     /// The name index finds every operation at its own row and nothing else: prefixes,
     /// extensions, other cases and words sharing a first letter miss.
     #[test]
