@@ -13,7 +13,6 @@ use crate::pair::regions::{End, Form, OpRegion};
 use crate::rules::model::{BodyKind, InlineText, LeadingMetadata, Operands, Operation, ScopeDomain, Shape, Tier};
 use crate::rules::{DiagId, Rules};
 use crate::scan::{columns, Classifier, Line, Named};
-use crate::small::Small;
 use crate::{matcher, scope, target, Entry};
 
 /// Everything a statement builder reads.
@@ -38,7 +37,7 @@ pub struct Scratch {
     lexed: std::cell::Cell<Lexed>,
     sels: std::cell::Cell<Vec<Sel>>,
     lifted: std::cell::Cell<Vec<Lifted>>,
-    picks: std::cell::Cell<Vec<(Sel, Lifted)>>,
+    picks: std::cell::Cell<Vec<(Option<usize>, Option<String>)>>,
 }
 
 /// A selection's option blocks with `pattern` lifted out (§matcher-option).
@@ -132,7 +131,7 @@ enum TSrc {
     Arrow((usize, usize)),
 }
 
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 struct ScopeTok {
     open: usize,
     inner: (usize, usize),
@@ -147,8 +146,7 @@ struct ScopeTok {
 #[derive(Debug, Default, Clone)]
 struct Sel {
     target: Option<TSrc>,
-    /// Inline: a selection is cloned per statement, and it almost always has one scope or none.
-    scopes: Small<ScopeTok, 2>,
+    scopes: Vec<ScopeTok>,
     metas: Vec<String>,
     /// One member of an explicit URI list (§safe-uri-target-groups), replacing the slot text.
     member: Option<String>,
@@ -723,7 +721,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
     let scope_dropped = o.scope == ScopeDomain::None || (o.scope_needs_target && !has_target) || o.scope == ScopeDomain::Ignored;
     if scope_dropped {
         for sel in h.sels.iter_mut() {
-            for &st in std::mem::take(&mut sel.scopes).iter() {
+            for st in sel.scopes.drain(..) {
                 let written = scope_written(line, &st);
                 let at = ctx.pos(h.line_no, st.open);
                 let id = if o.scope == ScopeDomain::Ignored {
@@ -829,33 +827,44 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
         }
     }
 
-    // One statement per selection: a target group compiles to ordinary statements (§target-group).
-    let mut sels: Vec<(Sel, Lifted)> = lend(&ctx.scratch.picks);
+    // One statement per selection, named by its index among the heading's (`None`: a heading
+    // with none), so no selection is copied; a target group compiles to ordinary statements,
+    // one per member (§target-group).
+    let mut picks: Vec<(Option<usize>, Option<String>)> = lend(&ctx.scratch.picks);
     for (k, sel) in h.sels.iter().enumerate() {
         let members = match (o.operands, sel.target) {
             (Operands::Group, Some(TSrc::Slot(inner))) => target::split_uri_group(&target::decode_slot(&line[inner.0..inner.1])),
             _ => None,
         };
         match members {
-            Some(list) => {
-                for m in list {
-                    let mut each = sel.clone();
-                    each.member = Some(m);
-                    sels.push((each, lifted[k].clone()));
-                }
-            }
-            None => sels.push((sel.clone(), lifted[k].clone())),
+            Some(list) => picks.extend(list.into_iter().map(|m| (Some(k), Some(m)))),
+            None => picks.push((Some(k), None)),
         }
     }
-    if sels.is_empty() {
-        sels.push((Sel::default(), (None, None)));
+    if picks.is_empty() {
+        picks.push((None, None));
     }
+    let no_sel = Sel::default();
+    let no_lift: Lifted = (None, None);
     let mut aside = h.aside.clone();
     // One head for every statement of a group; the last takes it.
     let mut head = Some(head);
-    let count = sels.len();
+    let count = picks.len();
     let mut seconds: Option<f64> = None;
-    for (k, (sel, (meta, pat))) in sels.iter().enumerate() {
+    for (k, (at, member)) in picks.iter().enumerate() {
+        let each;
+        let sel: &Sel = match (at, member) {
+            (Some(i), None) => &h.sels[*i],
+            (Some(i), Some(m)) => {
+                each = Sel { member: Some(m.clone()), ..h.sels[*i].clone() };
+                &each
+            }
+            (None, _) => &no_sel,
+        };
+        let (meta, pat) = match at {
+            Some(i) => &lifted[*i],
+            None => &no_lift,
+        };
         let mut target = read_target(ctx, h, sel, position)?;
         let lm = if scope_dropped { None } else { read_scope(ctx, h, sel, o.scope, name, named, notes).map_err(Refusal::Error)? };
         let mut m = pat.clone().or_else(|| text_matcher.clone());
@@ -937,8 +946,8 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
         }));
     }
     // The lent vectors go back (a refusal above simply drops them).
-    sels.clear();
-    ctx.scratch.picks.set(sels);
+    picks.clear();
+    ctx.scratch.picks.set(picks);
     lifted.clear();
     ctx.scratch.lifted.set(lifted);
     Ok(())
