@@ -229,7 +229,7 @@ impl Stack {
 }
 
 type Cost = [u16; MAX_COUNTERS];
-type Key = [u32; MAX_COUNTERS + 2];
+type Key = [u64; MAX_COUNTERS + 2];
 
 #[derive(Clone, Copy)]
 struct Cand {
@@ -347,8 +347,8 @@ impl<'r> Pairer<'r> {
         cost.iter().zip(&self.rules.complete_lanes).fold(0, |any, (&n, &m)| any | (n & m)) == 0
     }
 
-    fn key(&self, cost: &Cost, complete: bool) -> [u32; MAX_COUNTERS + 2] {
-        let mut k = [0u32; MAX_COUNTERS + 2];
+    fn key(&self, cost: &Cost, complete: bool) -> Key {
+        let mut k = [0u64; MAX_COUNTERS + 2];
         // A reading that has paid nothing (every reading of a well-formed turn) keys as zero.
         if cost.iter().all(|&c| c == 0) {
             return k;
@@ -612,9 +612,9 @@ impl<'r> Pairer<'r> {
 
     /// Finishes the search, handing back its buffers with the chosen moves in `committed`.
     pub fn finish_into(mut self) -> (Buffers, Stats) {
-        let mut best_c: Option<(Cand, [u32; MAX_COUNTERS + 2])> = None;
-        let mut best_c_plain: Option<(Cand, [u32; MAX_COUNTERS + 2])> = None;
-        let mut best_r: Option<(Cand, [u32; MAX_COUNTERS + 2])> = None;
+        let mut best_c: Option<(Cand, Key)> = None;
+        let mut best_c_plain: Option<(Cand, Key)> = None;
+        let mut best_r: Option<(Cand, Key)> = None;
         // Drained, not consumed: the lists' buffers go back to the workspace for the next parse.
         let mut olds_c = std::mem::take(&mut self.complete);
         let mut olds_r = std::mem::take(&mut self.repaired);
@@ -995,10 +995,11 @@ impl<'r> Pairer<'r> {
     }
 }
 
-/// One key position of a reading: its counters weighed by the position's row.
+/// One key position of a reading: its counters weighed by the position's row. At most eight
+/// products of two `u16`s, so a `u64` holds the sum under any rule set.
 #[inline]
-fn weigh(row: &[u16; MAX_COUNTERS], cost: &Cost) -> u32 {
-    row.iter().zip(cost).map(|(&w, &c)| u32::from(w) * u32::from(c)).sum()
+fn weigh(row: &[u16; MAX_COUNTERS], cost: &Cost) -> u64 {
+    row.iter().zip(cost).map(|(&w, &c)| u64::from(w) * u64::from(c)).sum()
 }
 
 /// Hands a made reading to the search by reference (a reading is a large value: copied once,
@@ -1025,6 +1026,15 @@ pub fn pair_with_stats(rules: &Rules, facts: &[OpFacts], plines: &[PLine]) -> (C
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A key position is exact at the extremes: every weight and every counter at its largest
+    /// (a rule set may name a counter many times, and counters saturate at `u16::MAX`).
+    #[test]
+    fn pairing_objective_key_positions_never_overflow() {
+        let max = u64::from(u16::MAX);
+        assert_eq!(weigh(&[u16::MAX; MAX_COUNTERS], &[u16::MAX; MAX_COUNTERS]), MAX_COUNTERS as u64 * max * max);
+        assert_eq!(weigh(&[1, 0, 2, 0, 0, 0, 0, 3], &[5, 9, 7, 9, 9, 9, 9, 1]), 5 + 14 + 3);
+    }
 
     /// §pairing-objective: comparing two readings position by position, stopping at the first
     /// difference, orders them as their whole keys do, for both orders, on the built-in rule set
