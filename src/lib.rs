@@ -201,18 +201,19 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
     let text_of = |i: usize| &input[lines[i].start..lines[i].end];
     let class_of = |i: usize| cls.classify(text_of(i));
     // A bare fence asks for its neighbours' classes (§forgotten-tag, the orphan check); each
-    // line is still classified once: the previous class is kept, and the next one is kept for
-    // its own turn (a class depends on the line's text alone).
-    let mut prev: Option<Class> = None;
-    let mut ahead: Option<Class> = None;
+    // line is still classified once (a class depends on the line's text alone). The line after
+    // it is classified for it and kept for its own turn; whether the line before was text is
+    // read from the last line that was not, so a text line pays nothing for either.
+    let mut ahead: (usize, Class) = (usize::MAX, Class::Text);
+    let mut last_marked = usize::MAX;
     // Classify every line; only fence-ish lines reach the pairing search.
     for i in 0..lines.len() {
-        let c = ahead.take().unwrap_or_else(|| class_of(i));
-        let before = prev.replace(c);
+        let c = if ahead.0 == i { ahead.1 } else { class_of(i) };
         let line = i as u32;
         match c {
             Class::Text => {}
             Class::Fence(f) => {
+                let before_marked = std::mem::replace(&mut last_marked, i);
                 if f.inline {
                     inline_unknown.push(line);
                     continue;
@@ -247,20 +248,22 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
                 if kind == PKind::Bare {
                     if i + 1 < lines.len() {
                         let next = class_of(i + 1);
-                        ahead = Some(next);
+                        ahead = (i + 1, next);
                         forgotten = forgotten_tag(cls, text_of(i + 1), &next);
                     }
-                    if before == Some(Class::Text) && scan::has_fence_run(text_of(i - 1), rules.fence_min()) {
+                    if i > 0 && before_marked != i - 1 && scan::has_fence_run(text_of(i - 1), rules.fence_min()) {
                         orphan = true;
                     }
                 }
                 plines.push(PLine { line, at: f.indent, ch: f.ch, width: f.width, kind, forgotten, orphan });
             }
             Class::Naked(op) => {
+                last_marked = i;
                 let plain = text_of(i).trim_end() == rules.op(op).name;
                 plines.push(PLine { line, at: 0, ch: b'`', width: 0, kind: PKind::Naked { op, plain }, forgotten: None, orphan: false });
             }
             Class::Unfenced(_) => {
+                last_marked = i;
                 plines.push(PLine { line, at: 0, ch: 0, width: 0, kind: PKind::Unfenced, forgotten: None, orphan: false });
             }
         }
