@@ -348,3 +348,11 @@ fn send_wait_scope_wait_takes_seconds_and_ignores_its_scope() {
     assert!(s.line_marker.is_none());
     assert_eq!(turn("```WAIT <1> <!-- reassess -->\nCheck the running tests again.\n```")[1], "!Ignored WAIT duration <1>.");
 }
+
+#[test]
+fn closer_after_an_unfenced_line_is_not_an_orphan() {
+    // §unfenced-operation, §pairing-algorithm: an unfenced operation line is not text, so a bare
+    // fence after it is no orphaned closer of an example the line wrote: it opens a quotation.
+    let got = turn("READ (a.md) ```\n```\nquoted\n```\nafter\n");
+    assert_eq!(got, vec!["!Unfenced `READ` ignored.", "\"```\\nquoted\\n```\\nafter\\n\"", "!No valid Operation Syntax OPs detected."]);
+}
