@@ -207,8 +207,14 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
     let mut ahead: (usize, Class) = (usize::MAX, Class::Text);
     let mut last_marked = usize::MAX;
     // Classify every line; only fence-ish lines reach the pairing search.
-    for i in 0..lines.len() {
-        let c = if ahead.0 == i { ahead.1 } else { class_of(i) };
+    let bytes = input.as_bytes();
+    for (i, l) in lines.iter().enumerate() {
+        // A line whose first byte cannot start a fence, a naked or an unfenced operation is
+        // text (§response-text): it is decided on that byte, with no slice of the line.
+        if l.start == l.end || !cls.may_matter(bytes[l.start]) {
+            continue;
+        }
+        let c = if ahead.0 == i { ahead.1 } else { cls.classify_slow(text_of(i), bytes[l.start]) };
         let line = i as u32;
         match c {
             Class::Text => {}

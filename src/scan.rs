@@ -361,6 +361,13 @@ impl<'r> Classifier<'r> {
         self.registry.lookup(tag).map(Named::Exec)
     }
 
+    /// Whether a line starting with `first` can be anything but text: the one test a prose
+    /// line pays, before its text is even sliced.
+    #[inline(always)]
+    pub fn may_matter(&self, first: u8) -> bool {
+        self.tables.may_matter[first as usize]
+    }
+
     /// Classifies the line `text` (without its line ending).
     #[inline]
     pub fn classify(&self, text: &str) -> Class {
@@ -370,7 +377,8 @@ impl<'r> Classifier<'r> {
         }
     }
 
-    fn classify_slow(&self, text: &str, first: u8) -> Class {
+    /// [`Classifier::classify`] of a line whose first byte, `first`, may matter.
+    pub(crate) fn classify_slow(&self, text: &str, first: u8) -> Class {
         if first == b' ' || self.tables.fence_first[first as usize] {
             if let Some(f) = self.fence(text) {
                 return Class::Fence(f);
