@@ -299,6 +299,9 @@ pub struct Pairer<'r> {
     /// Scratch buffers reused across fence lines.
     next_c: Vec<Cand>,
     next_r: Vec<Cand>,
+    /// Whether the settled top-level short-cut runs (off only where a test compares it with
+    /// the full search).
+    settle: bool,
 }
 
 impl<'r> Pairer<'r> {
@@ -332,6 +335,7 @@ impl<'r> Pairer<'r> {
             next_r: bufs.next_r,
             stats: Stats::default(),
             gc_at: GC_FLOOR,
+            settle: true,
         }
     }
 
@@ -380,6 +384,9 @@ impl<'r> Pairer<'r> {
 
     /// Feeds one fence line. Text lines between fence lines are implied by the line numbers.
     pub fn feed(&mut self, pl: &PLine) {
+        if self.settle && self.feed_settled_root(pl) {
+            return;
+        }
         // Text lines since the last fence line: the open block holds content.
         if self.prev_line != u32::MAX && pl.line > self.prev_line + 1 {
             for c in self.complete.iter_mut().chain(self.repaired.iter_mut()) {
@@ -432,6 +439,47 @@ impl<'r> Pairer<'r> {
         }
         self.stats.max_history = self.stats.max_history.max(self.nodes.len());
         self.maybe_commit();
+    }
+
+    /// The common case of a settled turn: one reading is left, its history is committed and
+    /// nothing is open, so a fence line with one top-level reading (a heading opening its
+    /// block, a labeled fence quoting) moves it and commits the move at once, the same choice
+    /// the search would make with no list, merge or history in between. Returns false, having
+    /// changed nothing, when the line has more than one reading there (a bare fence: a
+    /// quotation or a stray closer) or the search is not settled.
+    fn feed_settled_root(&mut self, pl: &PLine) -> bool {
+        let (list, complete) = match (self.complete.len(), self.repaired.len()) {
+            (1, 0) => (&self.complete, true),
+            (0, 1) => (&self.repaired, false),
+            _ => return false,
+        };
+        let cand = &list[0];
+        if cand.stack.len != 0 || cand.hist != NO_NODE || !self.nodes.is_empty() {
+            return false;
+        }
+        let mut made: Option<(Cand, Move, u32)> = None;
+        let mut count = 0;
+        self.root_moves(cand, pl, &mut |nc: &Cand, mv, width| {
+            count += 1;
+            made = Some((*nc, mv, width));
+        });
+        let Some((mut nc, mv, width)) = made else { return false };
+        // A reading that paid for its move would change lists: the search decides those.
+        if count != 1 || nc.cost != cand.cost || (complete && !self.is_complete(&nc.cost)) {
+            return false;
+        }
+        nc.hist = NO_NODE;
+        self.prev_line = pl.line;
+        if complete {
+            self.complete[0] = nc;
+        } else {
+            self.repaired[0] = nc;
+        }
+        self.committed.push((pl.line, mv, width));
+        self.stats.max_readings = self.stats.max_readings.max(1);
+        self.stats.max_depth = self.stats.max_depth.max(nc.stack.len as usize);
+        self.stats.max_history = self.stats.max_history.max(1);
+        true
     }
 
     /// Keeps one reading per block stack: the cheaper, or on a tie the one met first. Keys are
@@ -1071,5 +1119,75 @@ mod tests {
             }
             assert!(differ > 1_000, "the sequence exercised too few strict orders ({differ})");
         }
+    }
+
+    /// The settled top-level short-cut makes the choices, and holds the bounds, the full search
+    /// makes and holds: over random fence-line sequences of every kind (headings of prose,
+    /// yielding, literal and body-repair operations and of executors, compact and wide ones,
+    /// bare, aside, labeled, naked, unfenced, forgotten-tag and orphan fences, both fence
+    /// characters), with and without text lines between them (§pairing-algorithm).
+    #[test]
+    fn pairing_algorithm_settled_short_cut_agrees_with_the_full_search() {
+        let rules = Rules::builtin();
+        let ops = rules.facts.len();
+        let pick = |f: fn(&OpFacts) -> bool| (0..ops).find(|&i| f(&rules.facts[i])).expect("an operation with the fact");
+        let named = [
+            Named::Op(pick(|f| f.prose)),
+            Named::Op(pick(|f| f.yields)),
+            Named::Op(pick(|f| f.literal)),
+            Named::Op(pick(|f| f.body_repair)),
+            Named::Op(pick(|f| !f.prose && !f.yields && !f.literal && !f.body_repair)),
+            Named::Exec(0),
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) % n) as u32
+        };
+        let mut short_cuts = 0;
+        for _ in 0..3_000 {
+            let mut line = 0u32;
+            let mut plines = Vec::new();
+            for _ in 0..1 + next(14) {
+                line += 1 + next(3);
+                let width = [3, 3, 3, 4, 5, 6][next(6) as usize];
+                let ch = if next(8) == 0 { b'~' } else { b'`' };
+                let who = named[next(named.len() as u64) as usize];
+                let kind = match next(9) {
+                    0 | 1 => PKind::Heading { named: who, compact: false, open_width: width },
+                    2 => PKind::Heading { named: who, compact: true, open_width: width },
+                    3 | 4 => PKind::Bare,
+                    5 => PKind::Aside,
+                    6 => PKind::Label,
+                    7 => match who {
+                        Named::Op(op) => PKind::Naked { op, plain: next(2) == 0 },
+                        Named::Exec(_) => PKind::Unfenced,
+                    },
+                    _ => PKind::Unfenced,
+                };
+                let bare = kind == PKind::Bare;
+                let forgotten = (bare && next(6) == 0).then_some(who);
+                let orphan = bare && forgotten.is_none() && next(6) == 0;
+                plines.push(PLine { line, at: 0, ch, width, kind, forgotten, orphan });
+            }
+            let run = |settle: bool| {
+                let mut p = Pairer::new(rules, &rules.facts);
+                p.settle = settle;
+                let mut taken = 0;
+                for pl in &plines {
+                    let settled = p.complete.iter().chain(&p.repaired).map(|c| c.stack.len).collect::<Vec<_>>() == [0];
+                    taken += usize::from(settle && settled && pl.kind != PKind::Bare);
+                    p.feed(pl);
+                }
+                let (choices, stats) = p.finish_with_stats();
+                (choices, stats, taken)
+            };
+            let (fast, fast_stats, taken) = run(true);
+            let (full, full_stats, _) = run(false);
+            assert_eq!(fast, full, "{plines:?}");
+            assert_eq!(fast_stats, full_stats, "{plines:?}");
+            short_cuts += taken;
+        }
+        assert!(short_cuts > 3_000, "the sequences took the short-cut too rarely ({short_cuts})");
     }
 }
