@@ -1075,6 +1075,15 @@ pub fn pair_with_stats(rules: &Rules, facts: &[OpFacts], plines: &[PLine]) -> (C
 mod tests {
     use super::*;
 
+    /// A fixed linear congruential sequence: `draw(n)` is the next number below `n`, the same
+    /// on every run.
+    fn sequence(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % n
+        }
+    }
+
     /// A key position is exact at the extremes: every weight and every counter at its largest
     /// (a rule set may name a counter many times, and counters saturate at `u16::MAX`).
     #[test]
@@ -1095,11 +1104,8 @@ mod tests {
         tables.pairing.repaired_order[0] = vec![tables.pairing.counters[1].clone(), tables.pairing.counters[1].clone()];
         let edited = Rules::from_tables(tables).unwrap();
         // Costs from a fixed linear congruential sequence: small counts, so keys often tie.
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            ((seed >> 33) % 3) as u16
-        };
+        let mut draw = sequence(0x2545_f491_4f6c_dd1d);
+        let mut next = || draw(3) as u16;
         for rules in [builtin, &edited] {
             let p = Pairer::new(rules, &rules.facts);
             let n = rules.tables.pairing.counters.len();
@@ -1139,11 +1145,8 @@ mod tests {
             Named::Op(pick(|f| !f.prose && !f.yields && !f.literal && !f.body_repair)),
             Named::Exec(0),
         ];
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: u64| {
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            ((seed >> 33) % n) as u32
-        };
+        let mut draw = sequence(0x9e37_79b9_7f4a_7c15);
+        let mut next = |n: u64| draw(n) as u32;
         let mut short_cuts = 0;
         for _ in 0..3_000 {
             let mut line = 0u32;
