@@ -375,7 +375,7 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
                 let mut slot_scope = None;
                 if !arrow {
                     let t = &line[inner.0..inner.1];
-                    if let Some(lt) = memchr::memchr(b'<', t.as_bytes()) {
+                    if let Some(lt) = crate::scan::find_byte(b'<', t.as_bytes()) {
                         let gt_last = t.ends_with('>') && !t[lt + 1..t.len() - 1].contains('<');
                         if gt_last {
                             let s = inner.0 + lt;

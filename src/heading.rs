@@ -85,7 +85,7 @@ pub fn skip_meta(b: &[u8], mut i: usize) -> Option<usize> {
 /// The first run of at least `w` backticks from `from`.
 fn closer_run(b: &[u8], from: usize, w: u32) -> Option<(usize, usize)> {
     let mut i = from;
-    while let Some(off) = memchr::memchr(b'`', &b[i..]) {
+    while let Some(off) = crate::scan::find_byte(b'`', &b[i..]) {
         let s = i + off;
         let mut e = s;
         while e < b.len() && b[e] == b'`' {
@@ -418,7 +418,7 @@ pub fn lex_into(line: &str, from: usize, seg: &Segment, zero_width: &[char], not
 
 /// A `<…>` scope starting at `i`: to its `>`, or to the stretch's end (before any closer).
 fn scope_tok(b: &[u8], i: usize, end: usize, seg: &Segment, lead: Option<usize>) -> (Tok, usize) {
-    match memchr::memchr(b'>', &b[i..end]) {
+    match crate::scan::find_byte(b'>', &b[i..end]) {
         Some(o) => (Tok::Scope { open: i, inner: (i + 1, i + o), closed: true, lead }, i + o + 1),
         None => {
             let mut e = end;

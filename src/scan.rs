@@ -153,6 +153,18 @@ fn newline_mask(chunk: &[u8; 64]) -> u64 {
     }
 }
 
+/// The first `needle` in `hay`, for haystacks that are one heading, slot or tag: below 32 bytes a
+/// plain loop, inlined at the call, beats `memchr`'s dispatched call (an indirect jump and its
+/// setup cost more than the bytes); longer haystacks still go to `memchr`.
+#[inline]
+pub fn find_byte(needle: u8, hay: &[u8]) -> Option<usize> {
+    if hay.len() < 32 {
+        hay.iter().position(|&b| b == needle)
+    } else {
+        memchr::memchr(needle, hay)
+    }
+}
+
 /// Code points in `s` (a column count, §parser-position).
 #[inline]
 pub fn columns(s: &str) -> u32 {

@@ -87,7 +87,7 @@ pub fn parse_decoded(raw: Cow<'_, str>) -> Result<Target<'_>, InvalidUri> {
 
 fn local(raw: Cow<'_, str>) -> Target<'_> {
     // The first `#` ends the path, unless the spelling opens with `#` (§local-path-fragment).
-    match memchr::memchr(b'#', raw.as_bytes()) {
+    match crate::scan::find_byte(b'#', raw.as_bytes()) {
         Some(i) if i > 0 => match raw {
             Cow::Borrowed(r) => Target::Local { raw: Cow::Borrowed(&r[..i]), fragment: Some(Cow::Borrowed(&r[i + 1..])) },
             Cow::Owned(mut r) => {
@@ -125,7 +125,7 @@ fn plain_url(raw: &str, scheme_end: usize) -> Option<UrlTarget<'_>> {
     }
     let special = SPECIAL.contains(&scheme);
     let rest = &raw[scheme_end + 3..];
-    let (host, path) = match memchr::memchr(b'/', rest.as_bytes()) {
+    let (host, path) = match crate::scan::find_byte(b'/', rest.as_bytes()) {
         Some(i) => (&rest[..i], &rest[i..]),
         None => (rest, ""),
     };

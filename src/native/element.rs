@@ -106,7 +106,7 @@ fn scan_slots(s: &str, from: usize, le: usize) -> (usize, usize, bool) {
                 } else if j + 1 < le && b[j + 1] == b'/' {
                     return (j, j, false);
                 } else {
-                    j = match memchr::memchr(b'>', &b[j + 1..le]) {
+                    j = match crate::scan::find_byte(b'>', &b[j + 1..le]) {
                         Some(k) => j + 1 + k + 1,
                         None => le,
                     };
@@ -132,7 +132,7 @@ fn scan_slots(s: &str, from: usize, le: usize) -> (usize, usize, bool) {
             // Metadata written in the tag, read as a heading reads it (§scheme-metadata-modifier).
             b'[' => j = crate::heading::skip_meta(&b[..le], j).unwrap_or(le),
             b'"' => {
-                j = match memchr::memchr(b'"', &b[j + 1..le]) {
+                j = match crate::scan::find_byte(b'"', &b[j + 1..le]) {
                     Some(k) => j + 1 + k + 1,
                     None => le,
                 };

@@ -104,7 +104,7 @@ fn json(j: &NativeJson, s: &str, p: usize, to: usize, rec: &NativeRecovery) -> O
 /// as a quoted string (in any case where the family allows), or an escape that could spell one.
 fn may_name_call(j: &NativeJson, v: &str) -> bool {
     let b = v.as_bytes();
-    if memchr::memchr(b'\\', b).is_some() {
+    if crate::scan::find_byte(b'\\', b).is_some() {
         return true;
     }
     memchr::memchr_iter(b'"', b).any(|q| {

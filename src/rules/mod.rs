@@ -242,7 +242,7 @@ pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
     let bytes = template.as_bytes();
     let mut i = 0;
     let mut last = 0;
-    while let Some(off) = memchr::memchr(b'{', &bytes[i..]) {
+    while let Some(off) = crate::scan::find_byte(b'{', &bytes[i..]) {
         let open = i + off;
         let mut j = open + 1;
         while j < bytes.len() && (bytes[j].is_ascii_lowercase() || bytes[j].is_ascii_digit() || bytes[j] == b'_') {
