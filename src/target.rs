@@ -112,12 +112,14 @@ const MAX_LABEL: usize = 63;
 const MAX_HOST: usize = 253;
 
 /// A URL that WHATWG parsing would give back exactly as written, decomposed by hand: a
-/// lowercase scheme other than `file`, no userinfo, port, query, fragment or escape, a host of
-/// plain lowercase DNS labels (special schemes; the last label opens with a letter, so it is no
-/// IPv4 number; no `xn--` label to decode) or of unreserved characters (others), and a path of
-/// characters no percent-encode set holds, without `.` or `..` segments. Most targets agents write
-/// (`log:///3/**`, `https://docs.rs/url`) are such; the property test in this module holds the
-/// short-cut to the `url` crate's answer. `None` sends the target to [`whatwg_url`].
+/// lowercase scheme other than `file`, no userinfo, port, query or escape, a host of plain
+/// lowercase DNS labels (special schemes; the last label opens with a letter, so it is no IPv4
+/// number; no `xn--` label to decode) or of unreserved and sub-delimiter characters (others, an
+/// opaque host such as `skill://*`), a path of characters no percent-encode set holds (glob
+/// brackets `[1-4]` included), without `.` or `..` segments, and an optional fragment of the same
+/// characters. Most targets agents write (`log:///3/**`, `log:///1/[1-4]/*`,
+/// `https://docs.rs/url#x`) are such; the property test in this module holds the short-cut to the
+/// `url` crate's answer. `None` sends the target to [`whatwg_url`].
 fn plain_url(raw: &str, scheme_end: usize) -> Option<UrlTarget<'_>> {
     let scheme = &raw[..scheme_end];
     if scheme.bytes().any(|b| b.is_ascii_uppercase()) || scheme == "file" {
@@ -141,14 +143,19 @@ fn plain_url(raw: &str, scheme_end: usize) -> Option<UrlTarget<'_>> {
         if !labels_ok || !last_is_name {
             return None;
         }
-    } else if !host.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')) {
+    } else if !host.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=')) {
         return None;
     }
-    let path_ok = path.bytes().all(|b| {
+    let (path, fragment) = match crate::scan::find_byte(b'#', path.as_bytes()) {
+        Some(i) => (&path[..i], Some(&path[i + 1..])),
+        None => (path, None),
+    };
+    // Neither the path nor the fragment percent-encode set holds these bytes.
+    let kept = |b: u8| {
         b.is_ascii_alphanumeric()
-            || matches!(b, b'/' | b'-' | b'.' | b'_' | b'~' | b'*' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'+' | b',' | b';' | b'=' | b':' | b'@')
-    });
-    if !path_ok || dot_segment(path) {
+            || matches!(b, b'/' | b'-' | b'.' | b'_' | b'~' | b'*' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'+' | b',' | b';' | b'=' | b':' | b'@' | b'[' | b']')
+    };
+    if !path.bytes().all(kept) || !fragment.is_none_or(|f| f.bytes().all(kept)) || dot_segment(path) {
         return None;
     }
     Some(UrlTarget {
@@ -161,7 +168,7 @@ fn plain_url(raw: &str, scheme_end: usize) -> Option<UrlTarget<'_>> {
         // Special schemes serialize an empty path as `/`; others keep `""` (WHATWG).
         pathname: Cow::Borrowed(if path.is_empty() && special { "/" } else { path }),
         query: None,
-        fragment: None,
+        fragment: fragment.map(Cow::Borrowed),
     })
 }
 
@@ -386,6 +393,12 @@ mod tests {
             }
         };
         for raw in ["https://example.com", "https://docs.rs/url/latest", "log:///3/**", "worker:///_plurnk/**", "message://77cec3c3/*", "ws://a-b.c9/x:y@z", "foo://HOST/Path"] {
+            check(raw);
+        }
+        // Shapes agents write that the short-cut must take: an opaque glob host, glob brackets
+        // in a path, a fragment.
+        for raw in ["skill://*/SKILL.md", "log:///1/[1-4]/*/FIND", "log:///1/2/[19-32]/*", "https://en.wikipedia.org/wiki/A_b#readable", "log:///1#", "https://a.b/#x/y"] {
+            assert!(plain_url(raw, url_prefix(raw).unwrap()).is_some(), "{raw}");
             check(raw);
         }
         bolero::check!().with_type::<Vec<u8>>().with_iterations(50_000).with_max_len(12).for_each(|bytes: &Vec<u8>| {
