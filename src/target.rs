@@ -150,12 +150,8 @@ fn plain_url(raw: &str, scheme_end: usize) -> Option<UrlTarget<'_>> {
         Some(i) => (&path[..i], Some(&path[i + 1..])),
         None => (path, None),
     };
-    // Neither the path nor the fragment percent-encode set holds these bytes.
-    let kept = |b: u8| {
-        b.is_ascii_alphanumeric()
-            || matches!(b, b'/' | b'-' | b'.' | b'_' | b'~' | b'*' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'+' | b',' | b';' | b'=' | b':' | b'@' | b'[' | b']')
-    };
-    if !path.bytes().all(kept) || !fragment.is_none_or(|f| f.bytes().all(kept)) || dot_segment(path) {
+    let kept = |s: &str| s.bytes().all(|b| KEPT[b as usize]);
+    if !kept(path) || !fragment.is_none_or(kept) || dot_segment(path) {
         return None;
     }
     Some(UrlTarget {
@@ -171,6 +167,19 @@ fn plain_url(raw: &str, scheme_end: usize) -> Option<UrlTarget<'_>> {
         fragment: fragment.map(Cow::Borrowed),
     })
 }
+
+/// The bytes neither the path nor the fragment percent-encode set holds, as a table.
+static KEPT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric()
+            || matches!(c, b'/' | b'-' | b'.' | b'_' | b'~' | b'*' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'+' | b',' | b';' | b'=' | b':' | b'@' | b'[' | b']');
+        b += 1;
+    }
+    t
+};
 
 /// Whether a path holds a `.` or `..` segment (WHATWG would remove it).
 fn dot_segment(path: &str) -> bool {
