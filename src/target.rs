@@ -389,7 +389,7 @@ mod tests {
         const SCHEMES: &[&str] = &["http", "https", "HTTP", "ws", "wss", "ftp", "file", "log", "worker", "message", "Log", "a+b.c-d"];
         const PIECES: &[&str] = &[
             "a", "Z", "z", "0", "9", "-", ".", "_", "~", "/", ":", "@", "%", "%2e", "?", "#", "*", "{", "}", "\\", " ", "!", "'", "(", "|", "^",
-            "xn--", "..", "0x", "1.2.3.4", "example", "com", "localhost", "\u{e9}", "//", "/./", "/../", "=", "+", "[", "]",
+            "xn--", "..", "0x", "1.2.3.4", "example", "com", "localhost", "\u{e9}", "//", "/./", "/../", "=", "+", "[", "]", "\"", "<", ">", "`", "$", "&", ")", ",", ";",
         ];
         let mut plain = 0;
         let mut check = |raw: &str| {
@@ -401,7 +401,7 @@ mod tests {
                 assert_eq!(Ok(fast), whatwg_url(raw, end), "{raw}");
             }
         };
-        for raw in ["https://example.com", "https://docs.rs/url/latest", "log:///3/**", "worker:///_plurnk/**", "message://77cec3c3/*", "ws://a-b.c9/x:y@z", "foo://HOST/Path"] {
+        for raw in ["https://example.com", "https://docs.rs/url/latest", "log:///3/**", "worker:///_plurnk/**", "message://77cec3c3/*", "ws://a-b.c9/x:y@z", "foo://HOST/Path", "log:///a#b c", "log:///a\"b", "log:///a#b`c"] {
             check(raw);
         }
         // Shapes agents write that the short-cut must take: an opaque glob host, glob brackets
