@@ -574,6 +574,25 @@ mod tests {
     /// §parser-position: both mask functions (AVX2 where the CPU has it, SSE2 or bytes
     /// elsewhere) give the one-byte-at-a-time table, with newlines and CRs on every side of the
     /// 32- and 64-byte chunk edges and in the tail past the last whole chunk.
+    /// §response-text: the short-haystack search finds what `memchr` finds, on both sides of its
+    /// 32-byte switch, with the byte absent, first, last and repeated.
+    #[test]
+    fn response_text_find_byte_agrees_with_memchr() {
+        for len in 0..80usize {
+            for at in (0..len).chain([usize::MAX]) {
+                let mut hay: Vec<u8> = (0..len).map(|k| b'a' + (k % 7) as u8).collect();
+                if at != usize::MAX {
+                    hay[at] = b'#';
+                    if at + 3 < len {
+                        hay[at + 3] = b'#';
+                    }
+                }
+                assert_eq!(find_byte(b'#', &hay), memchr::memchr(b'#', &hay), "len {len}, at {at}");
+                assert_eq!(find_byte(b'#', &hay), (at != usize::MAX).then_some(at), "len {len}, at {at}");
+            }
+        }
+    }
+
     #[test]
     fn line_split_agrees_with_a_byte_loop_across_chunk_edges() {
         let mut cases: Vec<String> = vec![String::new(), "\n".into(), "\r\n".into(), "a".into(), "\r".into()];
