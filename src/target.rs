@@ -151,7 +151,7 @@ fn plain_url(raw: &str, scheme_end: usize) -> Option<UrlTarget<'_>> {
         None => (path, None),
     };
     let kept = |s: &str| s.bytes().all(|b| KEPT[b as usize]);
-    if !kept(path) || !fragment.is_none_or(kept) || dot_segment(path) {
+    if !kept(path) || !fragment.map_or(true, kept) || dot_segment(path) {
         return None;
     }
     Some(UrlTarget {
