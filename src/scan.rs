@@ -571,9 +571,6 @@ mod tests {
         v
     }
 
-    /// §parser-position: both mask functions (AVX2 where the CPU has it, SSE2 or bytes
-    /// elsewhere) give the one-byte-at-a-time table, with newlines and CRs on every side of the
-    /// 32- and 64-byte chunk edges and in the tail past the last whole chunk.
     /// §response-text: the short-haystack search finds what `memchr` finds, on both sides of its
     /// 32-byte switch, with the byte absent, first, last and repeated.
     #[test]
@@ -593,6 +590,9 @@ mod tests {
         }
     }
 
+    /// §parser-position: both mask functions (AVX2 where the CPU has it, SSE2 or bytes
+    /// elsewhere) give the one-byte-at-a-time table, with newlines and CRs on every side of the
+    /// 32- and 64-byte chunk edges and in the tail past the last whole chunk.
     #[test]
     fn line_split_agrees_with_a_byte_loop_across_chunk_edges() {
         let mut cases: Vec<String> = vec![String::new(), "\n".into(), "\r\n".into(), "a".into(), "\r".into()];

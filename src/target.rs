@@ -143,7 +143,8 @@ fn plain_url(raw: &str, scheme_end: usize) -> Option<UrlTarget<'_>> {
         if !labels_ok || !last_is_name {
             return None;
         }
-    } else if !host.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=')) {
+    } else if !host.bytes().all(|b| KEPT[b as usize] && !matches!(b, b':' | b'@' | b'[' | b']')) {
+        // An opaque host holds the path's bytes less the port, userinfo and IPv6 delimiters.
         return None;
     }
     let (path, fragment) = match crate::scan::find_byte(b'#', path.as_bytes()) {
