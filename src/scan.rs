@@ -68,8 +68,16 @@ macro_rules! split_lines {
             }
             base += 64;
         }
-        for nl in memchr::memchr_iter(b'\n', &bytes[base..]) {
-            push(base + nl, &mut start);
+        // The last, short chunk is masked from a zero-padded copy (a zero byte is no newline):
+        // most turns are a few hundred bytes, where `memchr`'s per-call dispatch costs more.
+        if base < bytes.len() {
+            let mut pad = [0u8; 64];
+            pad[..bytes.len() - base].copy_from_slice(&bytes[base..]);
+            let mut mask: u64 = $mask(&pad);
+            while mask != 0 {
+                push(base + mask.trailing_zeros() as usize, &mut start);
+                mask &= mask - 1;
+            }
         }
         if start < bytes.len() || out.is_empty() {
             out.push(Line { start, end: bytes.len(), next: bytes.len() });
