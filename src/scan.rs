@@ -292,6 +292,8 @@ pub struct ClassTables {
     may_matter: [bool; 256],
     /// The fence characters of the rule tables, by first byte.
     fence_first: [bool; 256],
+    /// The one-byte fence characters: the bytes a fence run can be made of.
+    fence_char: [bool; 256],
 }
 
 impl<'r> Classifier<'r> {
@@ -347,15 +349,19 @@ impl ClassTables {
             may_matter[b] = ops_upper_first[b] || exec_first[b];
         }
         let mut fence_first = [false; 256];
+        let mut fence_char = [false; 256];
         for c in &rules.tables.fence.chars {
             if let Some(&b) = c.as_bytes().first() {
                 fence_first[b as usize] = true;
                 may_matter[b as usize] = true;
+                if c.len() == 1 {
+                    fence_char[b as usize] = true;
+                }
             }
         }
         // An indent may precede a fence (§indented-fences).
         may_matter[b' ' as usize] = true;
-        ClassTables { ops_upper_first, exec_first, may_matter, fence_first }
+        ClassTables { ops_upper_first, exec_first, may_matter, fence_first, fence_char }
     }
 }
 
@@ -421,7 +427,7 @@ impl<'r> Classifier<'r> {
             return None;
         }
         let ch = b[indent];
-        if !self.rules.tables.fence.chars.iter().any(|c| c.as_bytes() == [ch]) {
+        if !self.tables.fence_char[ch as usize] {
             return None;
         }
         let mut j = indent;
@@ -432,18 +438,10 @@ impl<'r> Classifier<'r> {
         if width < self.rules.fence_min() {
             return None;
         }
-        let rest = &text[j..];
-        let trimmed = rest.trim_matches(|c| c == ' ' || c == '\t');
         let mut f = Fence { ch, width, indent: indent as u32, info: Info::Label, info_at: j, slotted: false, chain_width: 0, inline: false };
-        if trimmed.is_empty() {
-            f.info = Info::Bare;
-            return Some(f);
-        }
-        if trimmed.starts_with("<!--") && trimmed.ends_with("-->") && trimmed.len() >= 7 && !trimmed[4..trimmed.len() - 3].contains("-->") {
-            f.info = Info::Aside;
-            return Some(f);
-        }
-        if ch == b'`' && indent == 0 {
+        // A heading, at any indent within the limit (§indented-fences), is decided before the
+        // info is trimmed: a tag that starts right after the run is neither empty nor an aside.
+        if ch == b'`' && j < b.len() && !matches!(b[j], b' ' | b'\t' | b'<') {
             let end = self.name_end(b, j);
             if end > j {
                 if let Some(named) = self.resolve(&text[j..end]) {
@@ -452,8 +450,17 @@ impl<'r> Classifier<'r> {
                 }
             }
         }
-        if ch == b'`' && indent > 0 {
-            // An indented heading still opens (§indented-fences: within three spaces).
+        let rest = &text[j..];
+        let trimmed = rest.trim_matches(|c| c == ' ' || c == '\t');
+        if trimmed.is_empty() {
+            f.info = Info::Bare;
+            return Some(f);
+        }
+        if trimmed.starts_with("<!--") && trimmed.ends_with("-->") && trimmed.len() >= 7 && !trimmed[4..trimmed.len() - 3].contains("-->") {
+            f.info = Info::Aside;
+            return Some(f);
+        }
+        if ch == b'`' && matches!(b[j], b' ' | b'\t' | b'<') {
             let end = self.name_end(b, j);
             if end > j {
                 if let Some(named) = self.resolve(&text[j..end]) {
@@ -470,7 +477,7 @@ impl<'r> Classifier<'r> {
         f.slotted = end > j && k < b.len() && b[k] == b'(';
         // A backtick opener whose info carries a backtick is inline code (CommonMark §4.5) —
         // unless it is a closer chained to the next opener (§inline-chain).
-        if ch == b'`' && memchr::memchr(b'`', rest.as_bytes()).is_some() {
+        if ch == b'`' && find_byte(b'`', rest.as_bytes()).is_some() {
             let mut s0 = j;
             while s0 < b.len() && (b[s0] == b' ' || b[s0] == b'\t') {
                 s0 += 1;
@@ -581,6 +588,44 @@ mod tests {
 
     /// §response-text: the short-haystack search finds what `memchr` finds, on both sides of its
     /// 32-byte switch, with the byte absent, first, last and repeated.
+    /// §operation-fences, §indented-fences, §closer-aside, §inline-chain: what a fence line's info
+    /// reads as, one row per shape (the whole class, so a moved check that changes any field shows).
+    #[test]
+    fn operation_fences_info_classes_by_shape() {
+        let rows: &[(&str, &str)] = &[
+            ("```READ (a.rs)", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Heading(Op(1)), info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("   ```READ (a.rs)", "Fence(Fence { ch: 96, width: 3, indent: 3, info: Heading(Op(1)), info_at: 6, slotted: false, chain_width: 0, inline: false })"),
+            ("    ```READ (a.rs)", "Text"),
+            ("``` READ (a.rs)", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```\tREAD", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```<!-- x -->", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Aside, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```<!-- x --> y", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Bare, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```   ", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Bare, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("~~~READ (a)", "Fence(Fence { ch: 126, width: 3, indent: 0, info: Label, info_at: 3, slotted: true, chain_width: 0, inline: false })"),
+            ("~~~", "Fence(Fence { ch: 126, width: 3, indent: 0, info: Bare, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```python", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```sh", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Heading(Exec(0)), info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```SH (x)", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Heading(Exec(0)), info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```js", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```READX", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```READ", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Heading(Op(1)), info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("``` ```READ (b)", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Chain(Op(1)), info_at: 4, slotted: false, chain_width: 3, inline: false })"),
+            ("```x`y", "Text"),
+            ("```FOO (a) `b`", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: true, chain_width: 0, inline: true })"),
+            ("````READ (a) <1,2>", "Fence(Fence { ch: 96, width: 4, indent: 0, info: Heading(Op(1)), info_at: 4, slotted: false, chain_width: 0, inline: false })"),
+            ("```<READ>", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("``READ", "Text"),
+            ("```-READ", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```.sh", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("  ~~~~ ", "Fence(Fence { ch: 126, width: 4, indent: 2, info: Bare, info_at: 6, slotted: false, chain_width: 0, inline: false })"),
+            ("```READ`x`", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Heading(Op(1)), info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+        ];
+        for (line, want) in rows {
+            assert_eq!(format!("{:?}", classify(line)), *want, "class of {line:?}");
+        }
+    }
+
     #[test]
     fn response_text_find_byte_agrees_with_memchr() {
         for len in 0..80usize {
