@@ -280,9 +280,10 @@ pub(crate) fn map(call: &Call, rules: &Rules, registry: &Registry, params: &Nati
 }
 
 /// The taught form of a call whether or not it maps (for the receipt of a block left as written).
-pub(crate) fn taught_for(call: &Call, rules: &Rules, registry: &Registry, params: &NativeParameters) -> Taught {
-    match map(call, rules, registry, params) {
-        Err(t) => t,
+/// The form a receipt teaches for `call`, given its [`map`] result (the scan keeps it).
+pub(crate) fn taught_after(call: &Call, mapped: &Result<Mapped, Taught>, rules: &Rules, registry: &Registry, params: &NativeParameters) -> Taught {
+    match mapped {
+        Err(t) => t.clone(),
         Ok(_) => {
             let resolved = resolve(call, rules, registry, params);
             let named = resolved.as_ref().map(|r| &r.0);

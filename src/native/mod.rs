@@ -76,6 +76,35 @@ struct Found {
     calls: Vec<Call>,
     /// Every call was read (whether or not it maps).
     readable: bool,
+    /// [`map::map`] of the leading calls, up to the first refused, as the block choice ran it
+    /// (kept so the rewrite and the receipt do not map a call again).
+    mapped: Vec<Result<map::Mapped, Taught>>,
+}
+
+impl Found {
+    fn new(start: usize, end: usize, marker: String, calls: Vec<Call>, readable: bool) -> Found {
+        Found { start, end, marker, calls, readable, mapped: Vec::new() }
+    }
+
+    /// Maps the calls in order up to the first refused one, keeping each result: whether all map.
+    fn map_all(&mut self, ctx: &Ctx) -> bool {
+        while self.mapped.len() < self.calls.len() {
+            if self.mapped.last().map(|m| m.is_err()).unwrap_or(false) {
+                return false;
+            }
+            let m = map::map(&self.calls[self.mapped.len()], ctx.rules, ctx.registry, ctx.params);
+            self.mapped.push(m);
+        }
+        self.mapped.last().map(|m| m.is_ok()).unwrap_or(true)
+    }
+
+    /// The map result of call `i`: the kept one, else computed.
+    fn mapped(&self, ctx: &Ctx, i: usize) -> std::borrow::Cow<'_, Result<map::Mapped, Taught>> {
+        match self.mapped.get(i) {
+            Some(m) => std::borrow::Cow::Borrowed(m),
+            None => std::borrow::Cow::Owned(map::map(&self.calls[i], ctx.rules, ctx.registry, ctx.params)),
+        }
+    }
 }
 
 struct Ctx<'a> {
@@ -89,10 +118,6 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    fn maps(&self, call: &Call) -> bool {
-        map::map(call, self.rules, self.registry, self.params).is_ok()
-    }
-
     fn names_something(&self, call: &Call) -> bool {
         map::resolve(call, self.rules, self.registry, self.params).is_some()
     }
@@ -111,8 +136,8 @@ pub fn read(input: &str, rules: &Rules, registry: &Registry) -> NativeReading {
             if !b.readable {
                 return NativeReading { rewritten: None, receipt };
             }
-            for call in &b.calls {
-                match map::map(call, rules, registry, params) {
+            for i in 0..b.calls.len() {
+                match b.mapped(&ctx, i).into_owned() {
                     Ok(m) => mapped.push(m),
                     Err(_) => return NativeReading { rewritten: None, receipt },
                 }
@@ -146,12 +171,11 @@ pub fn receipt_in(input: &str, spans: &[(usize, usize)], rules: &Rules, registry
 }
 
 fn receipt_of(ctx: &Ctx, input: &str, b: &Found) -> Receipt {
-    let taught = b
-        .calls
-        .iter()
-        .find(|c| !ctx.maps(c))
-        .or(b.calls.first())
-        .map(|c| map::taught_for(c, ctx.rules, ctx.registry, ctx.params))
+    // The first call refused, else the first call.
+    let refused = (0..b.calls.len()).map(|i| (i, b.mapped(ctx, i))).find(|(_, m)| m.is_err());
+    let taught = refused
+        .or_else(|| (!b.calls.is_empty()).then(|| (0, b.mapped(ctx, 0))))
+        .map(|(i, m)| map::taught_after(&b.calls[i], &m, ctx.rules, ctx.registry, ctx.params))
         .unwrap_or(Taught::Unknown);
     let marker = b.marker.as_str();
     let message = match &taught {
@@ -283,7 +307,7 @@ fn open_block(ctx: &Ctx, s: &str, at: usize, to: usize, blocks: &[usize]) -> Opt
                 found.end = e;
             }
         }
-        if found.readable && !found.calls.is_empty() && found.calls.iter().all(|c| ctx.maps(c)) {
+        if found.readable && !found.calls.is_empty() && found.map_all(ctx) {
             return Some(found);
         }
         if first.is_none() {
@@ -299,7 +323,7 @@ fn read_block(ctx: &Ctx, s: &str, at: usize, to: usize, bi: usize) -> Option<Fou
         Opening::Element => {
             let compile::Form::Elements(el) = b.forms.first()? else { return None };
             let (calls, end, marker, readable) = element::read(s, at, to, el, &b.recovery)?;
-            Some(Found { start: at, end, marker, calls, readable })
+            Some(Found::new(at, end, marker, calls, readable))
         }
         Opening::Json => {
             if ctx.json_unclosed.get() {
@@ -322,7 +346,7 @@ fn read_block(ctx: &Ctx, s: &str, at: usize, to: usize, bi: usize) -> Option<Fou
                 Some((i, _)) => format!("{}…", &first_line[..i]),
                 None => first_line.to_string(),
             };
-            Some(Found { start: at, end, marker, calls, readable: true })
+            Some(Found::new(at, end, marker, calls, true))
         }
         Opening::Marker => {
             let cs = b.start.at(s, at, to)?;
@@ -333,7 +357,7 @@ fn read_block(ctx: &Ctx, s: &str, at: usize, to: usize, bi: usize) -> Option<Fou
                 None => (next_same, None),
             };
             if closed.is_none() && !b.recovery.missing_end {
-                return Some(Found { start: at, end: cs, marker, calls: Vec::new(), readable: false });
+                return Some(Found::new(at, cs, marker, Vec::new(), false));
             }
             let mut calls = Vec::new();
             let mut readable = true;
@@ -381,7 +405,7 @@ fn read_block(ctx: &Ctx, s: &str, at: usize, to: usize, bi: usize) -> Option<Fou
                 None if calls.is_empty() => cs,
                 None => consumed,
             };
-            Some(Found { start: at, end, marker, calls, readable })
+            Some(Found::new(at, end, marker, calls, readable))
         }
     }
 }
@@ -496,4 +520,49 @@ fn rewrite(input: &str, found: &[Found], mapped: &[map::Mapped]) -> String {
     }
     out.push_str(&input[src..]);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Native emissions of several families, read, refused and mixed with prose and JSON.
+    pub(super) const SAMPLES: &[&str] = &[
+        "hello world\n",
+        "<｜｜DSML｜｜ calls>\n<｜｜DSML｜｜ invoke name=\"READ\">\n<｜｜DSML｜｜ parameter name=\"path\" string=\"true\">Engine.ts</｜｜DSML｜｜ parameter>\n</｜｜DSML｜｜ invoke>\n</｜｜DSML｜｜ calls>",
+        "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"sh\">\n<｜DSML｜parameter name=\"command\" string=\"true\">ls -la</｜DSML｜parameter>\n</｜DSML｜invoke>\n<｜DSML｜invoke name=\"FROB\">\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+        "Intro [a link](x) and {braces}.\n{\"path\":\"worker:///a.md\",\"logTokens\":4}\n[{\"op\":\"READ\",\"path\":\"a.md\"}]\n{\"name\": \"sh\", \"arguments\": {\"command\": \"ls\"}}\n",
+        "<tool_call>\n{\"name\": \"READ\", \"arguments\": {\"path\": \"a.md\"}}\n</tool_call>\n<tool_call>{\"name\": \"nope\"}</tool_call>",
+        "<function_calls>\n<invoke name=\"WAIT\">\n</invoke>\n<invoke name=\"READ\">\n<parameter name=\"path\">b.md</parameter>\n</invoke>\n</function_calls>\n",
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.READ:0<|tool_call_argument_begin|>{\"path\": \"a.md\"}<|tool_call_end|><|tool_calls_section_end|>",
+        "[TOOL_CALLS][{\"name\": \"READ\", \"arguments\": {\"path\": \"a\"}}, {\"name\": \"ZAP\", \"arguments\": {}}]",
+        "<|python_tag|>{\"name\": \"sh\", \"parameters\": {\"command\": \"ls\"}}<|eom_id|>",
+        "```\n<tool_call>{\"name\": \"READ\"}</tool_call>\n```\n<ops><read path=\"a.md\"/><op verb=\"FIND\" path=\"src\"/></ops>\n",
+        "{\"unclosed\": [1, 2,\n<invoke name=\"READ\"><parameter name=\"path\">c</parameter></invoke>",
+    ];
+
+    /// The kept map results are what mapping each call again gives, and a receipt drawn from
+    /// them is the receipt drawn with none kept.
+    #[test]
+    fn native_tool_calls_kept_map_results_agree_with_mapping_again() {
+        let rules = Rules::builtin();
+        let registry = Registry::new(rules, None);
+        compile::with(rules, |c| {
+            let params = c.params.as_ref().unwrap();
+            let ctx = Ctx { c, rules, registry: &registry, params, json_unclosed: Default::default() };
+            let mut kept = 0;
+            for s in SAMPLES {
+                for b in scan(&ctx, s, 0, s.len()) {
+                    for (call, m) in b.calls.iter().zip(&b.mapped) {
+                        assert_eq!(*m, map::map(call, rules, &registry, params), "{s}");
+                        kept += 1;
+                    }
+                    let mut bare = b.clone();
+                    bare.mapped.clear();
+                    assert_eq!(receipt_of(&ctx, s, &b), receipt_of(&ctx, s, &bare), "{s}");
+                }
+            }
+            assert!(kept > 5, "the samples keep map results ({kept})");
+        });
+    }
 }
