@@ -16,7 +16,7 @@ fn call_at(anchor: usize, name: String) -> Call {
 
 /// Reads the form at `p` (after whitespace) up to `to`. `closed`: the block's end marker was
 /// found, so the text up to `to` belongs to the call.
-pub(crate) fn read(form: &Form, s: &str, p: usize, to: usize, closed: bool, rec: &NativeRecovery) -> Option<(Vec<Call>, usize)> {
+pub(crate) fn read(form: &Form, s: &str, p: usize, to: usize, closed: bool, rec: &NativeRecovery, closes: &Closes) -> Option<(Vec<Call>, usize)> {
     let p = skip_ws(s, p, to);
     if p >= to {
         return None;
@@ -26,7 +26,7 @@ pub(crate) fn read(form: &Form, s: &str, p: usize, to: usize, closed: bool, rec:
             let (calls, end, _, readable) = element::read(s, p, to, el, rec)?;
             (readable && !calls.is_empty()).then_some((calls, end))
         }
-        Form::Json(j) => json(j, s, p, to, rec),
+        Form::Json(j) => json(j, s, p, to, rec, closes),
         Form::NameJson { prefixes, ids, args, args_end, index, .. } => name_json(s, p, to, prefixes, ids, args, args_end, index, rec),
         Form::ArgPairs { key_start, key_end, value_start, value_end } => arg_pairs(s, p, to, key_start, key_end, value_start, value_end, rec),
         Form::Heading { prefixes } => heading(s, p, to, closed, prefixes),
@@ -72,14 +72,14 @@ pub(crate) fn object_call(j: &NativeJson, obj: &Map<String, Value>, anchor: usiz
     Some(c)
 }
 
-fn json(j: &NativeJson, s: &str, p: usize, to: usize, rec: &NativeRecovery) -> Option<(Vec<Call>, usize)> {
+fn json(j: &NativeJson, s: &str, p: usize, to: usize, rec: &NativeRecovery, closes: &Closes) -> Option<(Vec<Call>, usize)> {
     let first = s.as_bytes()[p];
     if first != b'{' && !(first == b'[' && j.array) {
         return None;
     }
     // Every call carries a name key, written as a quoted key unless escapes spell it: a value
     // that closes with neither (a log line's `{"path": …}`) is no call, and is not built.
-    if let Some(close) = json_close(s, p, to) {
+    if let Some(close) = closes.get(s, p, to) {
         if !may_name_call(j, &s[p..close]) {
             return None;
         }

@@ -115,6 +115,7 @@ struct Ctx<'a> {
     /// A bare JSON value already ran to the end of the input unclosed: every later one would
     /// too, so none is read again (keeps the scan linear).
     json_unclosed: std::cell::Cell<bool>,
+    closes: text::Closes<'a>,
 }
 
 impl Ctx<'_> {
@@ -127,7 +128,7 @@ impl Ctx<'_> {
 pub fn read(input: &str, rules: &Rules, registry: &Registry) -> NativeReading {
     compile::with(rules, |c| {
         let Some(params) = c.params.as_ref() else { return NativeReading::default() };
-        let ctx = Ctx { c, rules, registry, params, json_unclosed: Default::default() };
+        let ctx = Ctx { c, rules, registry, params, json_unclosed: Default::default(), closes: text::Closes::new(input) };
         let found = scan(&ctx, input, 0, input.len());
         let Some(first) = found.first() else { return NativeReading::default() };
         let receipt = Some(receipt_of(&ctx, input, first));
@@ -156,7 +157,7 @@ pub fn read(input: &str, rules: &Rules, registry: &Registry) -> NativeReading {
 pub fn receipt_in(input: &str, spans: &[(usize, usize)], rules: &Rules, registry: &Registry) -> Option<Receipt> {
     compile::with(rules, |c| {
         let params = c.params.as_ref()?;
-        let ctx = Ctx { c, rules, registry, params, json_unclosed: Default::default() };
+        let ctx = Ctx { c, rules, registry, params, json_unclosed: Default::default(), closes: text::Closes::new(input) };
         for &(from, to) in spans {
             let to = to.min(input.len());
             if from >= to || !input.is_char_boundary(from) || !input.is_char_boundary(to) {
@@ -332,7 +333,7 @@ fn read_block(ctx: &Ctx, s: &str, at: usize, to: usize, bi: usize) -> Option<Fou
             let Some((calls, end, _)) = sequence_in(ctx, s, at, to, bi, false) else {
                 // Only a value that runs to `to` unclosed can end in EOF: one that closes first
                 // is not read again.
-                if text::json_close(s, at, to).is_none() {
+                if ctx.closes.get(s, at, to).is_none() {
                     let mut it = serde_json::Deserializer::from_str(&s[at..to]).into_iter::<Value>();
                     if matches!(it.next(), Some(Err(e)) if e.is_eof()) {
                         ctx.json_unclosed.set(true);
@@ -374,7 +375,7 @@ fn read_block(ctx: &Ctx, s: &str, at: usize, to: usize, bi: usize) -> Option<Fou
                             break;
                         }
                     };
-                    match b.forms.iter().find_map(|f| forms::read(f, s, c1, body_end, true, &b.recovery)) {
+                    match b.forms.iter().find_map(|f| forms::read(f, s, c1, body_end, true, &b.recovery, &ctx.closes)) {
                         Some((mut got, _)) if got.len() == 1 => {
                             got[0].anchor = c0;
                             calls.append(&mut got);
@@ -435,7 +436,7 @@ fn sequence_in(ctx: &Ctx, s: &str, p: usize, to: usize, bi: usize, closed: bool)
                 }
             }
         }
-        match b.forms.iter().find_map(|f| forms::read(f, s, at, to, closed, &b.recovery)) {
+        match b.forms.iter().find_map(|f| forms::read(f, s, at, to, closed, &b.recovery, &ctx.closes)) {
             Some((mut got, e)) => {
                 calls.append(&mut got);
                 end = e;
@@ -549,9 +550,9 @@ mod tests {
         let registry = Registry::new(rules, None);
         compile::with(rules, |c| {
             let params = c.params.as_ref().unwrap();
-            let ctx = Ctx { c, rules, registry: &registry, params, json_unclosed: Default::default() };
             let mut kept = 0;
             for s in SAMPLES {
+                let ctx = Ctx { c, rules, registry: &registry, params, json_unclosed: Default::default(), closes: text::Closes::new(s) };
                 for b in scan(&ctx, s, 0, s.len()) {
                     for (call, m) in b.calls.iter().zip(&b.mapped) {
                         assert_eq!(*m, map::map(call, rules, &registry, params), "{s}");

@@ -140,20 +140,23 @@ pub(crate) fn trim_value(v: &str) -> &str {
 pub(crate) fn json_close(s: &str, p: usize, to: usize) -> Option<usize> {
     let b = &s.as_bytes()[..to];
     let mut depth = 0usize;
-    let mut in_str = false;
-    let mut esc = false;
-    for (i, &c) in b.iter().enumerate().skip(p) {
-        if in_str {
-            match c {
-                _ if esc => esc = false,
-                b'\\' => esc = true,
-                b'"' => in_str = false,
-                _ => {}
+    let mut i = p;
+    while i < to {
+        match b[i] {
+            b'"' => {
+                // A string is crossed by searching for its quote or an escape, not byte by byte.
+                i += 1;
+                loop {
+                    let k = memchr::memchr2(b'"', b'\\', b.get(i..)?)?;
+                    if b[i + k] == b'"' {
+                        i += k + 1;
+                        break;
+                    }
+                    // An escape and the byte it escapes.
+                    i += k + 2;
+                }
+                continue;
             }
-            continue;
-        }
-        match c {
-            b'"' => in_str = true,
             b'{' | b'[' => depth += 1,
             b'}' | b']' => {
                 depth = depth.checked_sub(1)?;
@@ -163,8 +166,37 @@ pub(crate) fn json_close(s: &str, p: usize, to: usize) -> Option<usize> {
             }
             _ => {}
         }
+        i += 1;
     }
     None
+}
+
+/// [`json_close`] over one input with its last answer kept: every block a bare bracket may
+/// open asks where the same value closes, twice (the form, then the EOF check).
+pub(crate) struct Closes<'a> {
+    input: &'a str,
+    last: std::cell::Cell<Option<(usize, usize, Option<usize>)>>,
+}
+
+impl<'a> Closes<'a> {
+    pub(crate) fn new(input: &'a str) -> Closes<'a> {
+        Closes { input, last: Default::default() }
+    }
+
+    /// `json_close(s, p, to)`; kept only when `s` is the input itself.
+    pub(crate) fn get(&self, s: &str, p: usize, to: usize) -> Option<usize> {
+        if !std::ptr::eq(s, self.input) {
+            return json_close(s, p, to);
+        }
+        match self.last.get() {
+            Some((lp, lt, close)) if lp == p && lt == to => close,
+            _ => {
+                let close = json_close(s, p, to);
+                self.last.set(Some((p, to, close)));
+                close
+            }
+        }
+    }
 }
 
 /// A JSON value written at `p` (after whitespace), read up to `to`: the value and its end. With
@@ -281,5 +313,64 @@ pub(crate) fn as_text(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte-by-byte reading `json_close` replaced.
+    fn json_close_bytewise(s: &str, p: usize, to: usize) -> Option<usize> {
+        let b = &s.as_bytes()[..to];
+        let (mut depth, mut in_str, mut esc) = (0usize, false, false);
+        for (i, &c) in b.iter().enumerate().skip(p) {
+            if in_str {
+                match c {
+                    _ if esc => esc = false,
+                    b'\\' => esc = true,
+                    b'"' => in_str = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match c {
+                b'"' => in_str = true,
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return Some(i + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Crossing strings by search finds the bracket the byte-by-byte reading finds, for every
+    /// start and bound, and the kept answer is the answer.
+    #[test]
+    fn json_close_agrees_with_the_bytewise_reading() {
+        const PIECES: &[&str] = &["{", "}", "[", "]", "\"", "\\", "a", " ", ":", ",", "é", "\\\"", "\n"];
+        let check = |s: &str| {
+            let closes = Closes::new(s);
+            for p in (0..s.len()).filter(|&p| s.is_char_boundary(p)) {
+                for to in (p..=s.len()).filter(|&t| s.is_char_boundary(t)) {
+                    let want = json_close_bytewise(s, p, to);
+                    assert_eq!(json_close(s, p, to), want, "{s:?} {p} {to}");
+                    assert_eq!(closes.get(s, p, to), want, "{s:?} {p} {to}");
+                    assert_eq!(closes.get(s, p, to), want, "{s:?} {p} {to} (kept)");
+                }
+            }
+        };
+        for s in ["{\"a\\\"}\": [1, \"]\"]}", "{\"x\\", "[{\"k\":\"v\"}]tail", "{\"é\\é\": 1}"] {
+            check(s);
+        }
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(5_000).with_max_len(14).for_each(|bytes: &Vec<u8>| {
+            let s: String = bytes.iter().map(|b| PIECES[*b as usize % PIECES.len()]).collect();
+            check(&s);
+        });
     }
 }
