@@ -459,7 +459,8 @@ fn line_of(starts: &[usize], p: usize) -> usize {
 /// takes its call's line when the lines before it allow; text after a block keeps its line.
 fn rewrite(input: &str, found: &[Found], mapped: &[map::Mapped]) -> String {
     let mut starts = vec![0];
-    starts.extend(input.bytes().enumerate().filter(|(_, c)| *c == b'\n').map(|(i, _)| i + 1));
+    // Line breaks are found and counted by memchr: the rewrite crosses the whole emission.
+    starts.extend(memchr::memchr_iter(b'\n', input.as_bytes()).map(|i| i + 1));
     let mut out = String::with_capacity(input.len() + 64);
     let mut cur = 0usize;
     let mut src = 0usize;
@@ -467,7 +468,7 @@ fn rewrite(input: &str, found: &[Found], mapped: &[map::Mapped]) -> String {
     for b in found {
         let pre = &input[src..b.start];
         out.push_str(pre);
-        cur += pre.bytes().filter(|&c| c == b'\n').count();
+        cur += memchr::memchr_iter(b'\n', pre.as_bytes()).count();
         let tail_start = out.rfind('\n').map(|i| i + 1).unwrap_or(0);
         if out[tail_start..].trim().is_empty() {
             out.truncate(tail_start);
@@ -496,7 +497,7 @@ fn rewrite(input: &str, found: &[Found], mapped: &[map::Mapped]) -> String {
             if !body.is_empty() {
                 out.push_str(body);
                 out.push('\n');
-                cur += body.bytes().filter(|&c| c == b'\n').count() + 1;
+                cur += memchr::memchr_iter(b'\n', body.as_bytes()).count() + 1;
             }
             out.push_str(&fence);
             out.push('\n');
@@ -539,6 +540,8 @@ mod tests {
         "[TOOL_CALLS][{\"name\": \"READ\", \"arguments\": {\"path\": \"a\"}}, {\"name\": \"ZAP\", \"arguments\": {}}]",
         "<|python_tag|>{\"name\": \"sh\", \"parameters\": {\"command\": \"ls\"}}<|eom_id|>",
         "```\n<tool_call>{\"name\": \"READ\"}</tool_call>\n```\n<ops><read path=\"a.md\"/><op verb=\"FIND\" path=\"src\"/></ops>\n",
+        "<function_calls>\n<invoke name=\"EDIT\">\n<parameter name=\"path\">a.md</parameter>\n<parameter name=\"old\">x</parameter>\n<parameter name=\"new\">y\n</invoke>\n<invoke name=\"sh\"><parameter name=\"command\">ls</parameter><parameter>-la</parameter></invoke><invoke name=\"WAIT\"/>\n</function_calls>",
+        "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"READ\">\n<｜DSML｜parameter name=\"path\">a</｜DSML｜parameter>\n<｜DSML｜parameter name=\"scope\">1,2\n<｜DSML｜invoke name=\"sh\">\n<｜DSML｜parameter name=\"command\">ls</｜DSML｜parameter>\n",
         "{\"unclosed\": [1, 2,\n<invoke name=\"READ\"><parameter name=\"path\">c</parameter></invoke>",
     ];
 
