@@ -84,6 +84,17 @@ pub(crate) fn find_close(s: &str, m: &Markers, from: usize, to: usize, prefixes:
     None
 }
 
+/// `find_open(s, m, from, to, …)` given `known`, the verified opening an earlier search over
+/// `[start, to)` with `start <= from` found at or after `from`: every position with a match is
+/// tried in order, so the later search finds the same tag (and `None` stays `None`). Under
+/// test the search runs anyway and must agree.
+fn find_open_after(known: Option<(usize, usize, usize)>, s: &str, m: &Markers, from: usize, to: usize, prefixes: &[String], names: &[String]) -> Option<(usize, usize, usize)> {
+    if cfg!(test) {
+        assert_eq!(known, find_open(s, m, from, to, prefixes, names), "a kept opening tag differs from the search");
+    }
+    known
+}
+
 fn ident_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b':' | b'.')
 }
@@ -269,13 +280,17 @@ pub(crate) fn read(s: &str, at: usize, limit: usize, el: &Elements, rec: &Native
         let mut readable = closed.is_some() || rec.missing_end;
         let mut calls = Vec::new();
         let mut last = cs;
-        let mut p = cs;
-        while let Some((c0, _, _)) = find_open(s, &el.open_call, p, ce, prefixes, &el.calls) {
+        let mut open = find_open(s, &el.open_call, cs, ce, prefixes, &el.calls);
+        while let Some((c0, _, _)) = open {
             match call(s, c0, ce, el, rec) {
-                Some((c, end)) => {
+                Some((c, end, next)) => {
                     calls.push(c);
                     last = end;
-                    p = end.max(c0 + 1);
+                    let p = end.max(c0 + 1);
+                    open = match next {
+                        Some(known) => find_open_after(known, s, &el.open_call, p, ce, prefixes, &el.calls),
+                        None => find_open(s, &el.open_call, p, ce, prefixes, &el.calls),
+                    };
                 }
                 None => {
                     readable = false;
@@ -296,13 +311,15 @@ pub(crate) fn read(s: &str, at: usize, limit: usize, el: &Elements, rec: &Native
     names.extend(el.calls.iter().cloned());
     let bound = find_open(s, &el.open_any, at + 1, limit, prefixes, &names).map(|t| t.0).unwrap_or(limit);
     match call(s, at, bound, el, rec) {
-        Some((c, end)) => Some((vec![c], end, marker, true)),
+        Some((c, end, _)) => Some((vec![c], end, marker, true)),
         None => Some((Vec::new(), tag.end, marker, false)),
     }
 }
 
-/// One call element at `at`, its content read up to `bound`: the call and its end.
-fn call(s: &str, at: usize, bound: usize, el: &Elements, rec: &NativeRecovery) -> Option<(Call, usize)> {
+/// One call element at `at`, its content read up to `bound`: the call, its end, and — when its
+/// content's search settled it — the next call element opening in `[end, bound)`.
+#[allow(clippy::type_complexity)]
+fn call(s: &str, at: usize, bound: usize, el: &Elements, rec: &NativeRecovery) -> Option<(Call, usize, Option<Option<(usize, usize, usize)>>)> {
     let def = &el.def;
     let prefixes = &el.inner_prefixes;
     let (ns, ne) = tag_name_at(s, at, false, prefixes, &el.calls)?;
@@ -326,18 +343,25 @@ fn call(s: &str, at: usize, bound: usize, el: &Elements, rec: &NativeRecovery) -
         }
     }
     // The content: up to the element's own closing tag, or (a missing end) the next call.
+    let mut next_call = None;
     let (cs, ce, end) = if tag.self_closing {
         (tag.end, tag.end, tag.end)
     } else {
         // A tag read past `bound` (an unclosed attribute swallowing the next open) still ends
         // where its own text ends: the content never starts after it finishes.
-        let next = find_open(s, &el.open_call, tag.end, bound, prefixes, &el.calls).map(|t| t.0).unwrap_or(bound).max(tag.end);
+        let found = find_open(s, &el.open_call, tag.end, bound, prefixes, &el.calls);
+        let next = found.map(|t| t.0).unwrap_or(bound).max(tag.end);
         let own = [tag.element.clone()];
-        match find_close(s, &el.close_call, tag.end, next, prefixes, &own) {
+        let (cs, ce, end) = match find_close(s, &el.close_call, tag.end, next, prefixes, &own) {
             Some((a, e)) => (tag.end, a, e),
             None if rec.missing_end || rec.truncated_body => (tag.end, next, next),
             None => return None,
+        };
+        // The caller's next search starts at `end.max(at + 1)`, within `[tag.end, next]`.
+        if found.map(|t| t.0 >= end).unwrap_or(true) {
+            next_call = Some(found);
         }
+        (cs, ce, end)
     };
     let mut c = Call {
         anchor: at,
@@ -361,10 +385,11 @@ fn call(s: &str, at: usize, bound: usize, el: &Elements, rec: &NativeRecovery) -
     // Argument elements.
     let mut loose = String::new();
     let mut keyed = false;
-    let mut p = cs;
-    while let Some((ps, pns, pne)) = find_open(s, &el.open_param, p, ce, prefixes, &def.parameters) {
+    let mut open = find_open(s, &el.open_param, cs, ce, prefixes, &def.parameters);
+    while let Some((ps, pns, pne)) = open {
         let ptag = read_tag(s, pns, pne, def.parameter_equals, rec);
-        let next = find_open(s, &el.open_param, ptag.end.max(ps + 1), ce, prefixes, &def.parameters).map(|t| t.0).unwrap_or(ce);
+        let found = find_open(s, &el.open_param, ptag.end.max(ps + 1), ce, prefixes, &def.parameters);
+        let next = found.map(|t| t.0).unwrap_or(ce);
         let (ve, after) = match find_close(s, &el.close_param, ptag.end, next, prefixes, &def.parameters) {
             Some((a, e)) => (a, e),
             None => (next, next),
@@ -382,7 +407,13 @@ fn call(s: &str, at: usize, bound: usize, el: &Elements, rec: &NativeRecovery) -
             }
             None => loose.push_str(value),
         }
-        p = after.max(ps + 1);
+        // The next search would start at `after.max(ps + 1)`, within `[ptag.end, next]`.
+        let p = after.max(ps + 1);
+        open = if p >= ptag.end.max(ps + 1) && found.map(|t| t.0 >= p).unwrap_or(true) {
+            find_open_after(found, s, &el.open_param, p, ce, prefixes, &def.parameters)
+        } else {
+            find_open(s, &el.open_param, p, ce, prefixes, &def.parameters)
+        };
     }
     if !keyed {
         let raw = if loose.is_empty() { &s[cs..ce] } else { loose.as_str() };
@@ -439,5 +470,5 @@ fn call(s: &str, at: usize, bound: usize, el: &Elements, rec: &NativeRecovery) -
         }
     }
     c.name = name.unwrap_or_default();
-    Some((c, end))
+    Some((c, end, next_call))
 }
