@@ -19,6 +19,12 @@ pub(crate) struct Markers {
     spellings: Vec<String>,
     start: StartKind,
     ac: OnceLock<Option<AhoCorasick>>,
+    /// Every byte a match may start with (both ASCII cases), when there are at most three: a
+    /// search first finds one by memchr, and a span holding none never reaches the automaton.
+    first: Option<Vec<u8>>,
+    /// Per first byte: a one-byte spelling no longer spelling starts with; such a byte is the
+    /// whole leftmost-longest match where it is found.
+    alone: [Option<u32>; 3],
 }
 
 impl Markers {
@@ -37,8 +43,28 @@ impl Markers {
     /// a megabyte of tag-dense HTML the DFA saved 1% of the parse; its build cost 4 M
     /// instructions, half a short CLI run).
     fn with<S: AsRef<str>>(spellings: &[S], start: StartKind) -> Markers {
-        let spellings = spellings.iter().map(|s| s.as_ref()).filter(|s| !s.is_empty()).map(str::to_string).collect();
-        Markers { spellings, start, ac: OnceLock::new() }
+        let spellings: Vec<String> = spellings.iter().map(|s| s.as_ref()).filter(|s| !s.is_empty()).map(str::to_string).collect();
+        let mut first: Vec<u8> = Vec::new();
+        for sp in &spellings {
+            let b = sp.as_bytes()[0];
+            for c in [b, b.to_ascii_lowercase(), b.to_ascii_uppercase()] {
+                if !first.contains(&c) {
+                    first.push(c);
+                }
+            }
+        }
+        let mut alone = [None; 3];
+        if first.len() <= 3 {
+            for (i, &c) in first.iter().enumerate() {
+                let starts = |sp: &&String| sp.as_bytes()[0].eq_ignore_ascii_case(&c);
+                let longer = spellings.iter().filter(starts).any(|sp| sp.len() > 1);
+                // The first one-byte spelling: leftmost-longest reports the earliest pattern.
+                let one = spellings.iter().position(|sp| sp.len() == 1 && starts(&sp));
+                alone[i] = if longer { None } else { one.map(|p| p as u32) };
+            }
+        }
+        let first = (!first.is_empty() && first.len() <= 3).then_some(first);
+        Markers { spellings, start, ac: OnceLock::new(), first, alone }
     }
 
     /// The automaton, built the first time it is asked for (leftmost-longest, ASCII
@@ -70,6 +96,23 @@ impl Markers {
         if from >= to || to > s.len() {
             return None;
         }
+        let Some(first) = &self.first else { return Self::find_in(ac, s, from, to) };
+        let hay = &s.as_bytes()[from..to];
+        let i = match first[..] {
+            [a] => memchr::memchr(a, hay),
+            [a, b] => memchr::memchr2(a, b, hay),
+            [a, b, c] => memchr::memchr3(a, b, c, hay),
+            _ => unreachable!("at most three first bytes"),
+        }?;
+        let at = from + i;
+        let k = first.iter().position(|&c| c == hay[i]).unwrap_or(0);
+        match self.alone[k] {
+            Some(p) => Some((at, at + 1, p as usize)),
+            None => Self::find_in(ac, s, at, to),
+        }
+    }
+
+    fn find_in(ac: &AhoCorasick, s: &str, from: usize, to: usize) -> Option<(usize, usize, usize)> {
         ac.find(Input::new(s).range(from..to)).map(|m| (m.start(), m.end(), m.pattern().as_usize()))
     }
 
@@ -313,5 +356,41 @@ mod tests {
         assert_eq!(m.find("x </invoke> y", 0, 13), Some((2, 11, 0)));
         assert_eq!(m.at("x </Tool_Call>", 2, 14), Some(14));
         assert!(Markers::new::<&str>(&[]).is_empty() && Markers::new(&[""]).is_empty());
+    }
+
+    /// The first-byte search agrees with the automaton alone, for the opening scanner and for
+    /// marker sets with one, two and three first bytes, one-byte spellings alone or leading
+    /// longer ones, in any case.
+    #[test]
+    fn native_tool_calls_first_byte_search_agrees_with_the_automaton() {
+        let c = compile(Rules::builtin());
+        let sets = [
+            Markers::new(&["{", "{x", "[TOOL_CALLS]"]),
+            Markers::new(&["a", "B", "<c"]),
+            Markers::new(&["<|", "x"]),
+            Markers::new(&["é", "[", "{"]),
+            Markers::new(&["<a", "<b", "[", "{", "x"]),
+            Markers::new(&["a", "A", "ab"]),
+            Markers::new(&["q", "Q"]),
+        ];
+        assert!(c.openings.first.is_some(), "the openings take the first-byte search");
+        let mut all: Vec<&Markers> = sets.iter().collect();
+        all.push(&c.openings);
+        const PIECES: &[&str] = &["<", "[", "{", "x", "X", "a", "A", "b", " ", "\n", "é", "[TOOL_CALLS]", "{x", "<c", "<|", "<invoke", "<function_calls", "<｜DSML｜", "<tool_call>", "<!--"];
+        let check = |s: &str| {
+            for m in &all {
+                let ac = m.get().unwrap();
+                for from in (0..=s.len()).filter(|&p| s.is_char_boundary(p)) {
+                    for to in [s.len(), (from + 3).min(s.len())] {
+                        let want = if from >= to { None } else { Markers::find_in(ac, s, from, to) };
+                        assert_eq!(m.find(s, from, to), want, "{s:?} {from}..{to} {:?}", m.spellings);
+                    }
+                }
+            }
+        };
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(3_000).with_max_len(10).for_each(|bytes: &Vec<u8>| {
+            let s: String = bytes.iter().map(|b| PIECES[*b as usize % PIECES.len()]).collect();
+            check(&s);
+        });
     }
 }
