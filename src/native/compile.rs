@@ -135,6 +135,8 @@ pub(crate) struct Elements {
     pub sections: Vec<String>,
     /// Call element names, with the operation names when elements may be named by one.
     pub calls: Vec<String>,
+    /// The sections, then the calls: every element `open_any` opens.
+    pub any: Vec<String>,
     pub open_section: Markers,
     pub close_section: Markers,
     pub open_call: Markers,
@@ -242,6 +244,7 @@ fn elements(def: &NativeElements, rules: &Rules) -> Elements {
         inner_prefixes,
         sections,
         calls,
+        any,
     }
 }
 

@@ -281,8 +281,8 @@ pub(crate) fn read(s: &str, at: usize, limit: usize, el: &Elements, rec: &Native
         let mut calls = Vec::new();
         let mut last = cs;
         let mut open = find_open(s, &el.open_call, cs, ce, prefixes, &el.calls);
-        while let Some((c0, _, _)) = open {
-            match call(s, c0, ce, el, rec) {
+        while let Some((c0, ns, ne)) = open {
+            match call(s, c0, (ns, ne), None, ce, el, rec) {
                 Some((c, end, next)) => {
                     calls.push(c);
                     last = end;
@@ -307,23 +307,26 @@ pub(crate) fn read(s: &str, at: usize, limit: usize, el: &Elements, rec: &Native
     let (ns, ne) = tag_name_at(s, at, false, prefixes, &el.calls)?;
     let tag = read_tag(s, ns, ne, el.def.name_equals, rec);
     let marker = s[at..tag.end].trim_end().to_string();
-    let mut names = el.sections.clone();
-    names.extend(el.calls.iter().cloned());
-    let bound = find_open(s, &el.open_any, at + 1, limit, prefixes, &names).map(|t| t.0).unwrap_or(limit);
-    match call(s, at, bound, el, rec) {
+    let bound = find_open(s, &el.open_any, at + 1, limit, prefixes, &el.any).map(|t| t.0).unwrap_or(limit);
+    let tag_end = tag.end;
+    match call(s, at, (ns, ne), Some(tag), bound, el, rec) {
         Some((c, end, _)) => Some((vec![c], end, marker, true)),
-        None => Some((Vec::new(), tag.end, marker, false)),
+        None => Some((Vec::new(), tag_end, marker, false)),
     }
 }
 
 /// One call element at `at`, its content read up to `bound`: the call, its end, and — when its
 /// content's search settled it — the next call element opening in `[end, bound)`.
 #[allow(clippy::type_complexity)]
-fn call(s: &str, at: usize, bound: usize, el: &Elements, rec: &NativeRecovery) -> Option<(Call, usize, Option<Option<(usize, usize, usize)>>)> {
+/// `name` is the call element's name as `tag_name_at` reads it at `at`, and `tag` its tag when
+/// the caller already read it (the same `read_tag`).
+fn call(s: &str, at: usize, name: (usize, usize), tag: Option<Tag>, bound: usize, el: &Elements, rec: &NativeRecovery) -> Option<(Call, usize, Option<Option<(usize, usize, usize)>>)> {
     let def = &el.def;
     let prefixes = &el.inner_prefixes;
-    let (ns, ne) = tag_name_at(s, at, false, prefixes, &el.calls)?;
-    let tag = read_tag(s, ns, ne, def.name_equals, rec);
+    if cfg!(test) {
+        assert_eq!(tag_name_at(s, at, false, prefixes, &el.calls), Some(name), "a call's name read twice differs");
+    }
+    let tag = tag.unwrap_or_else(|| read_tag(s, name.0, name.1, def.name_equals, rec));
     if tag.broken {
         return None;
     }
