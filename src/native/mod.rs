@@ -129,7 +129,7 @@ pub fn read(input: &str, rules: &Rules, registry: &Registry) -> NativeReading {
     compile::with(rules, |c| {
         let Some(params) = c.params.as_ref() else { return NativeReading::default() };
         let ctx = Ctx { c, rules, registry, params, json_unclosed: Default::default(), closes: text::Closes::new(input) };
-        let found = scan(&ctx, input, 0, input.len());
+        let found = scan(&ctx, input, 0, input.len(), usize::MAX);
         let Some(first) = found.first() else { return NativeReading::default() };
         let receipt = Some(receipt_of(&ctx, input, first));
         let mut mapped = Vec::new();
@@ -163,7 +163,8 @@ pub fn receipt_in(input: &str, spans: &[(usize, usize)], rules: &Rules, registry
             if from >= to || !input.is_char_boundary(from) || !input.is_char_boundary(to) {
                 continue;
             }
-            if let Some(b) = scan(&ctx, input, from, to).first() {
+            // Only the first block draws the receipt: the scan stops there.
+            if let Some(b) = scan(&ctx, input, from, to, 1).first() {
                 return Some(receipt_of(&ctx, input, b));
             }
         }
@@ -249,8 +250,8 @@ fn next_line(s: &str, p: usize) -> Option<usize> {
     memchr::memchr(b'\n', &s.as_bytes()[p..]).map(|i| p + i + 1)
 }
 
-/// Every native block in `s[from..to]`, in order, outside quotations.
-fn scan(ctx: &Ctx, s: &str, from: usize, to: usize) -> Vec<Found> {
+/// The first `most` native blocks in `s[from..to]`, in order, outside quotations.
+fn scan(ctx: &Ctx, s: &str, from: usize, to: usize, most: usize) -> Vec<Found> {
     let mut out = Vec::new();
     let mut pos = from;
     // The next quotation, looked up again only once the scan passes its start; `None` once
@@ -272,6 +273,9 @@ fn scan(ctx: &Ctx, s: &str, from: usize, to: usize) -> Vec<Found> {
             Some(b) => {
                 pos = b.end.max(m0 + 1);
                 out.push(b);
+                if out.len() >= most {
+                    break;
+                }
             }
             None => pos = m0 + s[m0..].chars().next().map(char::len_utf8).unwrap_or(1),
         }
@@ -556,7 +560,9 @@ mod tests {
             let mut kept = 0;
             for s in SAMPLES {
                 let ctx = Ctx { c, rules, registry: &registry, params, json_unclosed: Default::default(), closes: text::Closes::new(s) };
-                for b in scan(&ctx, s, 0, s.len()) {
+                let all = scan(&ctx, s, 0, s.len(), usize::MAX);
+                assert_eq!(scan(&ctx, s, 0, s.len(), 1).first().map(|b| (b.start, b.end)), all.first().map(|b| (b.start, b.end)), "{s}");
+                for b in all {
                     for (call, m) in b.calls.iter().zip(&b.mapped) {
                         assert_eq!(*m, map::map(call, rules, &registry, params), "{s}");
                         kept += 1;
