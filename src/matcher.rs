@@ -326,7 +326,7 @@ fn valid_flags(flags: &str) -> bool {
 
 /// Compiles `pattern` under `flags` (already valid) as ECMAScript does.
 fn compile(pattern: &str, flags: &str) -> Result<(), Reason> {
-    if plain_literal(pattern) {
+    if plain_literal(pattern) || simple_regex(pattern) {
         return Ok(());
     }
     let mut f = regress::Flags::from(flags);
@@ -353,6 +353,64 @@ fn compile(pattern: &str, flags: &str) -> Result<(), Reason> {
 /// (`/tavily/i`); the engine's parser costs thousands of instructions each.
 fn plain_literal(pattern: &str) -> bool {
     !pattern.bytes().any(|b| matches!(b, b'^' | b'$' | b'\\' | b'.' | b'*' | b'+' | b'?' | b'(' | b')' | b'[' | b']' | b'{' | b'}' | b'|'))
+}
+
+/// A pattern built only from literals, `.`, `\\b \\B \\d \\D \\w \\W \\s \\S`, classes of ASCII letters,
+/// digits and `_` (`[Rr]`, `[^_0]`; no ranges), `^`, `$`, `|`, and a `*`, `+` or `?`
+/// (optionally lazy) after an atom: valid in every mode and under every flag, so it parses without
+/// the engine (`/\\bTAVILY\\b/i`, `/BARE|bare/`). Anything else, a valid pattern or not, is the
+/// engine's to judge; the property test holds this reading to the engine's answer.
+fn simple_regex(pattern: &str) -> bool {
+    let b = pattern.as_bytes();
+    let mut i = 0;
+    // The last token can take a quantifier; a quantifier may take one lazy `?`.
+    let mut atom = false;
+    let mut lazy_ok = false;
+    while i < b.len() {
+        let c = b[i];
+        i += 1;
+        let (next_atom, next_lazy) = match c {
+            b'\\' => {
+                let e = b.get(i).copied();
+                i += 1;
+                match e {
+                    Some(b'b' | b'B') => (false, false),
+                    Some(b'd' | b'D' | b'w' | b'W' | b's' | b'S') => (true, false),
+                    _ => return false,
+                }
+            }
+            b'[' => {
+                if b.get(i) == Some(&b'^') {
+                    i += 1;
+                }
+                let from = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                    i += 1;
+                }
+                if i == from || b.get(i) != Some(&b']') {
+                    return false;
+                }
+                i += 1;
+                (true, false)
+            }
+            b'*' | b'+' | b'?' => {
+                if atom {
+                    (false, true)
+                } else if c == b'?' && lazy_ok {
+                    (false, false)
+                } else {
+                    return false;
+                }
+            }
+            b'^' | b'$' | b'|' => (false, false),
+            b'.' => (true, false),
+            b'(' | b')' | b']' | b'{' | b'}' => return false,
+            _ => (true, false),
+        };
+        atom = next_atom;
+        lazy_ok = next_lazy;
+    }
+    true
 }
 
 /// Names an engine failure the way V8 does.
@@ -1272,6 +1330,41 @@ mod tests {
             }
         });
         assert!(literals > 0, "the generator made no literal pattern");
+    }
+
+    /// §regex-dialect-readings: the simple-pattern short-cut accepts only what the engine
+    /// accepts, under every flag.
+    #[test]
+    fn regex_dialect_simple_patterns_parse_under_every_flag() {
+        // Syntax characters weighted up (the escapes' letters too), so the generator makes many
+        // patterns on either side of the short-cut's edge.
+        const ALPHABET: &[char] = &[
+            'a', 'Z', '0', '_', ' ', '-', ',', '/', '\u{e9}', '\u{1F600}', '\\', '\\', '\\', 'b', 'B', 'd', 'w', 's', 'S', 'k', 'u', 'n', '.', '*', '+', '?', '?', '^', '$',
+            '|', '|', '[', '[', ']', ']', '(', ')', '{', '}',
+        ];
+        const FLAGS: &[&str] = &["", "i", "u", "v", "s", "m", "g", "y", "d", "iu", "iv", "gimsuy"];
+        let engine = |p: &str, f: &str| {
+            let mut flags = regress::Flags::from(f);
+            flags.unicode |= flags.unicode_sets;
+            regress::backends::try_parse(p.chars().map(u32::from), flags).is_ok()
+        };
+        for ok in ["\\bTAVILY\\b", "BARE|bare", "[Rr]ecovery [Ss]ite", "a.*?b", "^\\d+$", "|", "a||b", "[^a]x"] {
+            assert!(simple_regex(ok), "{ok}");
+        }
+        for deferred in ["*a", "a**", "\\b*", "^*", "a|*", "[]", "[a-z]", "(a)", "a{2}", "\\", "\\k", "[a", "a]", "a???"] {
+            assert!(!simple_regex(deferred), "{deferred}");
+        }
+        let mut simple = 0;
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(20_000).with_max_len(12).for_each(|bytes: &Vec<u8>| {
+            let p: String = bytes.iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()]).collect();
+            if simple_regex(&p) {
+                simple += 1;
+                for f in FLAGS {
+                    assert!(engine(&p, f), "the short-cut accepts /{p}/{f}, the engine refuses it");
+                }
+            }
+        });
+        assert!(simple > 1_000, "the generator made too few simple patterns ({simple})");
     }
 
     #[test]
