@@ -1139,6 +1139,26 @@ fn clean_text(line: &str, start: usize, end: usize) -> String {
     let b = line.as_bytes();
     let mut s = String::with_capacity(end - start);
     let mut i = start;
+    // The text between backtick runs is copied whole, not a character at a time.
+    while let Some(o) = crate::scan::find_byte(b'`', &b[i..end]) {
+        let run = i + o;
+        s.push_str(&line[i..run]);
+        let j = run + b[run..end].iter().take_while(|&&c| c == b'`').count();
+        if j - run < 3 {
+            s.push_str(&line[run..j]);
+        }
+        i = j;
+    }
+    s.push_str(&line[i..end]);
+    s
+}
+
+/// [`clean_text`] as it read before runs were copied whole: one character at a time.
+#[cfg(test)]
+fn clean_text_by_char(line: &str, start: usize, end: usize) -> String {
+    let b = line.as_bytes();
+    let mut s = String::new();
+    let mut i = start;
     while i < end {
         if b[i] == b'`' {
             let j = i + b[i..end].iter().take_while(|&&c| c == b'`').count();
@@ -1243,4 +1263,25 @@ fn naked_body(b: Option<&str>, min: usize) -> Option<&str> {
         }
     }
     Some(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// §transparent-inline-closer: copying the runs between backticks whole keeps exactly the
+    /// characters the one-at-a-time reading keeps, over every sub-range of the line.
+    #[test]
+    fn transparent_closers_leave_the_same_text() {
+        const ALPHABET: &[&str] = &["a", " ", "`", "``", "```", "é", "/", "\u{1F600}", "<!--", "-->"];
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(5_000).with_max_len(24).for_each(|bytes: &Vec<u8>| {
+            let line: String = bytes.iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()]).collect();
+            let cuts: Vec<usize> = (0..=line.len()).filter(|&i| line.is_char_boundary(i)).collect();
+            for (k, &start) in cuts.iter().enumerate() {
+                for &end in &cuts[k..] {
+                    assert_eq!(clean_text(&line, start, end), clean_text_by_char(&line, start, end), "{line:?} {start}..{end}");
+                }
+            }
+        });
+    }
 }
