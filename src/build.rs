@@ -833,7 +833,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
     let mut picks: Vec<(Option<usize>, Option<String>)> = lend(&ctx.scratch.picks);
     for (k, sel) in h.sels.iter().enumerate() {
         let members = match (o.operands, sel.target) {
-            (Operands::Group, Some(TSrc::Slot(inner))) => target::split_uri_group(&target::decode_slot(&line[inner.0..inner.1])),
+            (Operands::Group, Some(TSrc::Slot(inner))) if target::may_be_group(&line[inner.0..inner.1]) => target::split_uri_group(&target::decode_slot(&line[inner.0..inner.1])),
             _ => None,
         };
         match members {

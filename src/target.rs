@@ -282,6 +282,24 @@ pub fn with_channel<'a>(target: &Target<'a>, channel: &str) -> Option<Target<'a>
     }
 }
 
+/// Whether a slot's raw text (escapes not decoded) could hold a URI group: false when it has no
+/// backslash, comma, whitespace or byte beyond ASCII, so that [`split_uri_group`] of its decoded
+/// text is `None`. One byte scan instead of decoding and scanning again.
+pub fn may_be_group(slot: &str) -> bool {
+    slot.bytes().any(|b| GROUPISH[b as usize])
+}
+
+/// The bytes [`may_be_group`] looks for, as a table.
+static GROUPISH: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = b >= 0x80 || matches!(b as u8, b'\\' | b',' | b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r');
+        b += 1;
+    }
+    t
+};
+
 /// §safe-uri-target-groups: several explicit `scheme://` URIs in one slot, separated by
 /// top-level commas or whitespace (braces protect their contents). `None` unless every member
 /// parses as a URI and there are at least two.
@@ -440,6 +458,19 @@ mod tests {
         assert_eq!(u.pathname, "/1/%7BPLAN,READ%7D");
         let Target::Url(u) = parse("worker:///a local.md").unwrap() else { panic!() };
         assert_eq!(u.pathname, "/a%20local.md");
+    }
+
+    /// §safe-uri-target-groups: a slot the one-scan check clears holds no group when decoded.
+    #[test]
+    fn safe_uri_groups_need_what_the_check_looks_for() {
+        const ALPHABET: &[&str] = &["a", "log:///1", "https://x.io/", ",", " ", "\\", "(", ")", "{", "}", "\u{a0}", "\u{2003}", "é", "\t", "\u{b}"];
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(20_000).with_max_len(8).for_each(|bytes: &Vec<u8>| {
+            let slot: String = bytes.iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()]).collect();
+            if !may_be_group(&slot) {
+                assert_eq!(split_uri_group(&decode_slot(&slot)), None, "{slot:?}");
+            }
+        });
+        assert!(may_be_group("log:///1 log:///2") && may_be_group("a\u{a0}b") && !may_be_group("log:///1/**"));
     }
 
     #[test]
