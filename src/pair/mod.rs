@@ -281,12 +281,19 @@ pub struct Buffers {
     next_r: Vec<Cand>,
 }
 
-pub struct Pairer<'r> {
+/// What the search reads but never changes: the rule set and its bounds. Kept apart from the
+/// readings so a fence line can make successors from it while the lists are being filled,
+/// with no moving of the lists out of the search and back.
+struct Cfg<'r> {
     rules: &'r Rules,
     facts: &'r [OpFacts],
     max_depth: usize,
     max_cands: usize,
     min_width: u32,
+}
+
+pub struct Pairer<'r> {
+    cfg: Cfg<'r>,
     nodes: Vec<Node>,
     committed: Choices,
     complete: Vec<Cand>,
@@ -321,11 +328,13 @@ impl<'r> Pairer<'r> {
         bufs.next_c.clear();
         bufs.next_r.clear();
         Pairer {
-            rules,
-            facts,
-            max_depth: (p.max_depth as usize).clamp(2, DEPTH_CAP),
-            max_cands: (p.max_candidates as usize).max(1),
-            min_width: rules.fence_min(),
+            cfg: Cfg {
+                rules,
+                facts,
+                max_depth: (p.max_depth as usize).clamp(2, DEPTH_CAP),
+                max_cands: (p.max_candidates as usize).max(1),
+                min_width: rules.fence_min(),
+            },
             nodes: bufs.nodes,
             committed: bufs.committed,
             complete: bufs.complete,
@@ -337,49 +346,6 @@ impl<'r> Pairer<'r> {
             gc_at: GC_FLOOR,
             settle: true,
         }
-    }
-
-    fn add(&self, cost: &mut Cost, ev: PairEvent) {
-        // Lane by lane: a counter an event names twice goes up by two.
-        for (c, &inc) in cost.iter_mut().zip(&self.rules.event_counts[ev as usize]) {
-            *c = c.saturating_add(inc);
-        }
-    }
-
-    fn is_complete(&self, cost: &Cost) -> bool {
-        // Branch-free: the masked counters ORed together are zero.
-        cost.iter().zip(&self.rules.complete_lanes).fold(0, |any, (&n, &m)| any | (n & m)) == 0
-    }
-
-    fn key(&self, cost: &Cost, complete: bool) -> Key {
-        let mut k = [0u64; MAX_COUNTERS + 2];
-        // A reading that has paid nothing (every reading of a well-formed turn) keys as zero.
-        if cost.iter().all(|&c| c == 0) {
-            return k;
-        }
-        for (k, row) in k.iter_mut().zip(self.order(complete)) {
-            *k = weigh(row, cost);
-        }
-        k
-    }
-
-    fn order(&self, complete: bool) -> &[[u16; MAX_COUNTERS]] {
-        if complete {
-            &self.rules.complete_order
-        } else {
-            &self.rules.repaired_order
-        }
-    }
-
-    /// `key(a) < key(b)`, position by position: most comparisons end at the first.
-    fn key_less(&self, a: &Cost, b: &Cost, complete: bool) -> bool {
-        for row in self.order(complete) {
-            let (x, y) = (weigh(row, a), weigh(row, b));
-            if x != y {
-                return x < y;
-            }
-        }
-        false
     }
 
     /// Feeds one fence line. Text lines between fence lines are implied by the line numbers.
@@ -406,32 +372,25 @@ impl<'r> Pairer<'r> {
         }
         self.prev_line = pl.line;
 
-        let mut next_c = std::mem::take(&mut self.next_c);
-        let mut next_r = std::mem::take(&mut self.next_r);
-        next_c.clear();
-        next_r.clear();
-        let olds_c = std::mem::take(&mut self.complete);
-        let olds_r = std::mem::take(&mut self.repaired);
-        let mut nodes = std::mem::take(&mut self.nodes);
-        let this = &*self;
-        for (is_c, list) in [(true, &olds_c), (false, &olds_r)] {
+        // The lists are fields apart from the rule set: filled in place, then swapped, the old
+        // lists becoming next line's scratch.
+        self.next_c.clear();
+        self.next_r.clear();
+        let (cfg, next_c, next_r, nodes) = (&self.cfg, &mut self.next_c, &mut self.next_r, &mut self.nodes);
+        for (is_c, list) in [(true, &self.complete), (false, &self.repaired)] {
             for cand in list.iter() {
                 // Each successor is merged as it is made: a reading is copied no more than needed.
                 let parent = cand.hist;
-                this.moves(cand, pl, &mut |nc: &Cand, mv, width| {
+                cfg.moves(cand, pl, &mut |nc: &Cand, mv, width| {
                     let id = nodes.len() as u32;
                     nodes.push(Node { parent, line: pl.line, mv, width });
-                    let complete = is_c && this.is_complete(&nc.cost);
-                    this.merge(if complete { &mut next_c } else { &mut next_r }, nc, id, complete);
+                    let complete = is_c && cfg.is_complete(&nc.cost);
+                    cfg.merge(if complete { &mut *next_c } else { &mut *next_r }, nc, id, complete);
                 });
             }
         }
-        self.nodes = nodes;
-        // The old lists become next line's scratch.
-        self.next_c = olds_c;
-        self.next_r = olds_r;
-        self.complete = next_c;
-        self.repaired = next_r;
+        std::mem::swap(&mut self.complete, &mut self.next_c);
+        std::mem::swap(&mut self.repaired, &mut self.next_r);
         self.prune();
         self.stats.max_readings = self.stats.max_readings.max(self.complete.len() + self.repaired.len());
         for c in self.complete.iter().chain(self.repaired.iter()) {
@@ -459,13 +418,13 @@ impl<'r> Pairer<'r> {
         }
         let mut made: Option<(Cand, Move, u32)> = None;
         let mut count = 0;
-        self.root_moves(cand, pl, &mut |nc: &Cand, mv, width| {
+        self.cfg.root_moves(cand, pl, &mut |nc: &Cand, mv, width| {
             count += 1;
             made = Some((*nc, mv, width));
         });
         let Some((mut nc, mv, width)) = made else { return false };
         // A reading that paid for its move would change lists: the search decides those.
-        if count != 1 || nc.cost != cand.cost || (complete && !self.is_complete(&nc.cost)) {
+        if count != 1 || nc.cost != cand.cost || (complete && !self.cfg.is_complete(&nc.cost)) {
             return false;
         }
         nc.hist = NO_NODE;
@@ -482,32 +441,14 @@ impl<'r> Pairer<'r> {
         true
     }
 
-    /// Keeps one reading per block stack: the cheaper, or on a tie the one met first. Keys are
-    /// computed only here and in `prune`, where two readings are compared: a reading is copied
-    /// several times per fence line, so it carries no key of its own.
-    fn merge(&self, list: &mut Vec<Cand>, nc: &Cand, hist: u32, complete: bool) {
-        for existing in list.iter_mut() {
-            if existing.stack == nc.stack {
-                // Equal costs key equally, and a tie keeps the reading met first.
-                if nc.cost != existing.cost && self.key_less(&nc.cost, &existing.cost, complete) {
-                    *existing = *nc;
-                    existing.hist = hist;
-                }
-                return;
-            }
-        }
-        list.push(*nc);
-        list.last_mut().unwrap().hist = hist;
-    }
-
     fn prune(&mut self) {
         for complete in [true, false] {
-            let cap = self.max_cands;
+            let cap = self.cfg.max_cands;
             let list = if complete { &self.complete } else { &self.repaired };
             if list.len() <= cap {
                 continue;
             }
-            let mut ranked: Vec<(usize, Key)> = list.iter().enumerate().map(|(i, c)| (i, self.key(&c.cost, complete))).collect();
+            let mut ranked: Vec<(usize, Key)> = list.iter().enumerate().map(|(i, c)| (i, self.cfg.key(&c.cost, complete))).collect();
             ranked.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
             let mut keep: Vec<usize> = ranked.into_iter().take(cap).map(|(i, _)| i).collect();
             keep.sort();
@@ -517,8 +458,9 @@ impl<'r> Pairer<'r> {
         }
         // A repaired reading can never beat a complete one that reaches the same end; drop the
         // repaired readings whose stack a complete reading already holds.
-        if !self.repaired.is_empty() {
-            let complete = &self.complete;
+        // Looked for before `retain` is called: most lines drop none.
+        let complete = &self.complete;
+        if self.repaired.iter().any(|r| complete.iter().any(|c| c.stack == r.stack)) {
             self.repaired.retain(|r| !complete.iter().any(|c| c.stack == r.stack));
         }
     }
@@ -542,12 +484,12 @@ impl<'r> Pairer<'r> {
         if self.nodes.len() > HISTORY_CAP {
             // Pathological ambiguity: keep the best reading and commit it.
             let best = if !self.complete.is_empty() {
-                let k = |c: &Cand| self.key(&c.cost, true);
+                let k = |c: &Cand| self.cfg.key(&c.cost, true);
                 let b = *self.complete.iter().min_by_key(|c| k(c)).unwrap();
                 self.repaired.clear();
                 b
             } else {
-                let k = |c: &Cand| self.key(&c.cost, false);
+                let k = |c: &Cand| self.cfg.key(&c.cost, false);
                 *self.repaired.iter().min_by_key(|c| k(c)).unwrap()
             };
             let is_c = !self.complete.is_empty();
@@ -668,9 +610,9 @@ impl<'r> Pairer<'r> {
         let mut olds_r = std::mem::take(&mut self.repaired);
         for (is_c, list) in [(true, &mut olds_c), (false, &mut olds_r)] {
             for mut cand in list.drain(..) {
-                self.close_all_at_eof(&mut cand);
-                let complete = is_c && self.is_complete(&cand.cost);
-                let k = self.key(&cand.cost, complete);
+                self.cfg.close_all_at_eof(&mut cand);
+                let complete = is_c && self.cfg.is_complete(&cand.cost);
+                let k = self.cfg.key(&cand.cost, complete);
                 if complete {
                     if best_c.as_ref().map(|(_, bk)| k < *bk).unwrap_or(true) {
                         best_c = Some((cand, k));
@@ -713,6 +655,69 @@ impl<'r> Pairer<'r> {
             next_r: self.next_r,
         };
         (bufs, self.stats)
+    }
+}
+
+impl<'r> Cfg<'r> {
+    fn add(&self, cost: &mut Cost, ev: PairEvent) {
+        // Lane by lane: a counter an event names twice goes up by two.
+        for (c, &inc) in cost.iter_mut().zip(&self.rules.event_counts[ev as usize]) {
+            *c = c.saturating_add(inc);
+        }
+    }
+
+    fn is_complete(&self, cost: &Cost) -> bool {
+        // Branch-free: the masked counters ORed together are zero.
+        cost.iter().zip(&self.rules.complete_lanes).fold(0, |any, (&n, &m)| any | (n & m)) == 0
+    }
+
+    fn key(&self, cost: &Cost, complete: bool) -> Key {
+        let mut k = [0u64; MAX_COUNTERS + 2];
+        // A reading that has paid nothing (every reading of a well-formed turn) keys as zero.
+        if cost.iter().all(|&c| c == 0) {
+            return k;
+        }
+        for (k, row) in k.iter_mut().zip(self.order(complete)) {
+            *k = weigh(row, cost);
+        }
+        k
+    }
+
+    fn order(&self, complete: bool) -> &[[u16; MAX_COUNTERS]] {
+        if complete {
+            &self.rules.complete_order
+        } else {
+            &self.rules.repaired_order
+        }
+    }
+
+    /// `key(a) < key(b)`, position by position: most comparisons end at the first.
+    fn key_less(&self, a: &Cost, b: &Cost, complete: bool) -> bool {
+        for row in self.order(complete) {
+            let (x, y) = (weigh(row, a), weigh(row, b));
+            if x != y {
+                return x < y;
+            }
+        }
+        false
+    }
+
+    /// Keeps one reading per block stack: the cheaper, or on a tie the one met first. Keys are
+    /// computed only here and in `prune`, where two readings are compared: a reading is copied
+    /// several times per fence line, so it carries no key of its own.
+    fn merge(&self, list: &mut Vec<Cand>, nc: &Cand, hist: u32, complete: bool) {
+        for existing in list.iter_mut() {
+            if existing.stack == nc.stack {
+                // Equal costs key equally, and a tie keeps the reading met first.
+                if nc.cost != existing.cost && self.key_less(&nc.cost, &existing.cost, complete) {
+                    *existing = *nc;
+                    existing.hist = hist;
+                }
+                return;
+            }
+        }
+        list.push(*nc);
+        list.last_mut().unwrap().hist = hist;
     }
 
     fn close_all_at_eof(&self, cand: &mut Cand) {
@@ -1118,8 +1123,8 @@ mod tests {
                     b[i] = next();
                 }
                 for complete in [true, false] {
-                    let whole = p.key(&a, complete) < p.key(&b, complete);
-                    assert_eq!(p.key_less(&a, &b, complete), whole, "{a:?} {b:?} complete={complete}");
+                    let whole = p.cfg.key(&a, complete) < p.cfg.key(&b, complete);
+                    assert_eq!(p.cfg.key_less(&a, &b, complete), whole, "{a:?} {b:?} complete={complete}");
                     differ += usize::from(whole);
                 }
             }
