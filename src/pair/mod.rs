@@ -189,7 +189,9 @@ struct Stack {
 
 impl PartialEq for Stack {
     fn eq(&self, o: &Stack) -> bool {
-        self.len == o.len && self.frames[..self.len as usize] == o.frames[..o.len as usize]
+        // From the top down: readings of one line mostly differ at the top.
+        let n = self.len as usize;
+        self.len == o.len && (0..n).rev().all(|i| self.frames[i] == o.frames[i])
     }
 }
 
@@ -458,10 +460,19 @@ impl<'r> Pairer<'r> {
         }
         // A repaired reading can never beat a complete one that reaches the same end; drop the
         // repaired readings whose stack a complete reading already holds.
-        // Looked for before `retain` is called: most lines drop none.
+        // Compacted in place from the first one dropped, order kept (a tie goes to the reading
+        // met first on the next line too).
         let complete = &self.complete;
-        if self.repaired.iter().any(|r| complete.iter().any(|c| c.stack == r.stack)) {
-            self.repaired.retain(|r| !complete.iter().any(|c| c.stack == r.stack));
+        let held = |r: &Cand| complete.iter().any(|c| c.stack == r.stack);
+        if let Some(first) = self.repaired.iter().position(held) {
+            let mut kept = first;
+            for i in first + 1..self.repaired.len() {
+                if !held(&self.repaired[i]) {
+                    self.repaired[kept] = self.repaired[i];
+                    kept += 1;
+                }
+            }
+            self.repaired.truncate(kept);
         }
     }
 
@@ -628,25 +639,27 @@ impl<'r> Pairer<'r> {
     /// The history of the best reading once every open block is closed at the end of the input.
     fn choose(&self) -> u32 {
         let cfg = &self.cfg;
-        let mut best_c: Option<Cand> = None;
-        let mut best_c_plain: Option<Cand> = None;
-        let mut best_r: Option<Cand> = None;
+        // A closed reading: its cost, whether it runs on, the hidden headings, its history.
+        type Closed = (Cost, bool, u16, u32);
+        let mut best_c: Option<Closed> = None;
+        let mut best_c_plain: Option<Closed> = None;
+        let mut best_r: Option<Closed> = None;
         for (is_c, list) in [(true, &self.complete), (false, &self.repaired)] {
             for cand in list {
-                let mut cand = *cand;
-                cfg.close_all_at_eof(&mut cand);
-                let complete = is_c && cfg.is_complete(&cand.cost);
+                let (cost, runon) = cfg.closed_at_eof(cand);
+                let closed = (cost, runon, cand.unrun, cand.hist);
+                let complete = is_c && cfg.is_complete(&cost);
                 // Keys compared position by position, stopping at the first difference.
-                let better = |b: &Option<Cand>| b.as_ref().map_or(true, |b| cfg.key_less(&cand.cost, &b.cost, complete));
+                let better = |b: &Option<Closed>| b.as_ref().map_or(true, |b| cfg.key_less(&cost, &b.0, complete));
                 if complete {
                     if better(&best_c) {
-                        best_c = Some(cand);
+                        best_c = Some(closed);
                     }
-                    if !cand.runon && better(&best_c_plain) {
-                        best_c_plain = Some(cand);
+                    if !runon && better(&best_c_plain) {
+                        best_c_plain = Some(closed);
                     }
                 } else if better(&best_r) {
-                    best_r = Some(cand);
+                    best_r = Some(closed);
                 }
             }
         }
@@ -655,10 +668,10 @@ impl<'r> Pairer<'r> {
         // (A repaired reading a complete one dominated at the same state was pruned; the plain
         // complete reading stands in for it.)
         let chosen = match (best_c, best_c_plain, best_r) {
-            (Some(c), plain, r) if c.runon => {
-                let alt = plain.iter().map(|p| p.unrun).chain(r.iter().map(|r| r.unrun)).min();
+            (Some(c), plain, r) if c.1 => {
+                let alt = plain.iter().map(|p| p.2).chain(r.iter().map(|r| r.2)).min();
                 match alt {
-                    Some(a) if c.unrun > a => match (plain, r) {
+                    Some(a) if c.2 > a => match (plain, r) {
                         (Some(p), _) => p,
                         (None, Some(r)) => r,
                         (None, None) => c,
@@ -670,7 +683,7 @@ impl<'r> Pairer<'r> {
             (None, _, Some(r)) => r,
             (None, _, None) => unreachable!("the search always keeps a reading"),
         };
-        chosen.hist
+        chosen.3
     }
 
 }
@@ -684,8 +697,11 @@ impl<'r> Cfg<'r> {
     }
 
     fn is_complete(&self, cost: &Cost) -> bool {
-        // Branch-free: the masked counters ORed together are zero.
-        cost.iter().zip(&self.rules.complete_lanes).fold(0, |any, (&n, &m)| any | (n & m)) == 0
+        // Branch-free: the masked counters, as one array, compare equal to zero (a vector
+        // compare, with no reduction across lanes).
+        let m = &self.rules.complete_lanes;
+        let masked: Cost = std::array::from_fn(|i| cost[i] & m[i]);
+        masked == [0; MAX_COUNTERS]
     }
 
     fn key(&self, cost: &Cost, complete: bool) -> Key {
@@ -737,32 +753,36 @@ impl<'r> Cfg<'r> {
         list.last_mut().unwrap().hist = hist;
     }
 
-    fn close_all_at_eof(&self, cand: &mut Cand) {
+    /// The cost of `cand` once every block still open is closed at the end of the input, and
+    /// whether a message then runs on. The stack is read, not popped: no reading is copied.
+    fn closed_at_eof(&self, cand: &Cand) -> (Cost, bool) {
+        let mut cost = cand.cost;
+        let frames = &cand.stack.frames[..cand.stack.len as usize];
         // A quotation and whatever it holds run to the end of the input (§quotation).
-        if cand.stack.bottom().map(|f| f.kind() == K_QUOTE).unwrap_or(false) {
-            cand.stack.len = 0;
-            self.add(&mut cand.cost, PairEvent::QuoteRunOn);
-            return;
+        if frames.first().map(|f| f.kind() == K_QUOTE).unwrap_or(false) {
+            self.add(&mut cost, PairEvent::QuoteRunOn);
+            return (cost, cand.runon);
         }
-        while cand.stack.len > 0 {
-            let f = cand.stack.pop();
+        let mut runon = cand.runon;
+        for f in frames.iter().rev() {
             match f.kind() {
                 K_OP => {
                     if f.flags & F_BODY_REPAIR != 0 && f.content() {
-                        self.add(&mut cand.cost, PairEvent::BodyUnderBodyless);
+                        self.add(&mut cost, PairEvent::BodyUnderBodyless);
                     }
                     if f.flags & F_NAKED != 0 {
                     } else if f.flags & F_PROSE != 0 {
-                        self.add(&mut cand.cost, PairEvent::MessageRunOn);
-                        cand.runon = true;
+                        self.add(&mut cost, PairEvent::MessageRunOn);
+                        runon = true;
                     } else {
-                        self.add(&mut cand.cost, PairEvent::SuppliedCloser);
+                        self.add(&mut cost, PairEvent::SuppliedCloser);
                     }
                 }
-                K_NESTED => self.add(&mut cand.cost, PairEvent::SuppliedCloser),
+                K_NESTED => self.add(&mut cost, PairEvent::SuppliedCloser),
                 _ => {}
             }
         }
+        (cost, runon)
     }
 
     fn op_frame(&self, named: Named, width: u32, naked: bool) -> Frame {
