@@ -368,17 +368,13 @@ impl<'r> Pairer<'r> {
         }
         // Text lines since the last fence line: the open block holds content.
         if self.prev_line != u32::MAX && pl.line > self.prev_line + 1 {
-            for c in self.complete.iter_mut().chain(self.repaired.iter_mut()) {
-                if let Some(top) = c.stack.top_mut() {
-                    if top.flags & F_SKIP_NEXT != 0 {
-                        top.flags &= !F_SKIP_NEXT;
-                        if pl.line > self.prev_line + 2 {
-                            top.flags |= F_CONTENT;
-                        }
-                    } else {
-                        top.flags |= F_CONTENT;
-                    }
-                }
+            let more = pl.line > self.prev_line + 2;
+            // List by list: a chained iterator costs a branch per step.
+            for c in self.complete.iter_mut() {
+                hold_text(c, more);
+            }
+            for c in self.repaired.iter_mut() {
+                hold_text(c, more);
             }
         } else if self.prev_line == u32::MAX && pl.line > 0 {
             // Leading text at the top level: nothing is open.
@@ -390,8 +386,10 @@ impl<'r> Pairer<'r> {
         self.next_c.clear();
         self.next_r.clear();
         let (cfg, next_c, next_r, nodes) = (&self.cfg, &mut self.next_c, &mut self.next_r, &mut self.nodes);
-        for (is_c, list) in [(true, &self.complete), (false, &self.repaired)] {
-            for cand in list.iter() {
+        // Run once per list, so `is_c` is a constant in each copy (a repaired reading's
+        // successors are never weighed for completeness).
+        let mut successors = |is_c: bool, list: &[Cand]| {
+            for cand in list {
                 // Each successor is merged as it is made: a reading is copied no more than needed.
                 let parent = cand.hist;
                 cfg.moves(cand, pl, &mut |nc: &Cand, mv, width| {
@@ -401,14 +399,15 @@ impl<'r> Pairer<'r> {
                     cfg.merge(if complete { &mut *next_c } else { &mut *next_r }, nc, id, complete);
                 });
             }
-        }
+        };
+        successors(true, &self.complete);
+        successors(false, &self.repaired);
         std::mem::swap(&mut self.complete, &mut self.next_c);
         std::mem::swap(&mut self.repaired, &mut self.next_r);
         self.prune();
         self.stats.max_readings = self.stats.max_readings.max(self.complete.len() + self.repaired.len());
-        for c in self.complete.iter().chain(self.repaired.iter()) {
-            self.stats.max_depth = self.stats.max_depth.max(c.stack.len as usize);
-        }
+        let deepest = |list: &[Cand]| list.iter().map(|c| c.stack.len).max().unwrap_or(0) as usize;
+        self.stats.max_depth = self.stats.max_depth.max(deepest(&self.complete)).max(deepest(&self.repaired));
         self.stats.max_history = self.stats.max_history.max(self.nodes.len());
         self.maybe_commit();
     }
@@ -1095,6 +1094,22 @@ impl<'r> Cfg<'r> {
                 out(&c, Move::NakedOpen, 0);
             }
             PKind::Unfenced => out(cand, Move::Unfenced, 0),
+        }
+    }
+}
+
+/// Text lines before a fence line: the open block holds content, unless the one line is the
+/// heading line a forgotten-tag opener skips (§forgotten-tag); `more` when there are several.
+#[inline]
+fn hold_text(c: &mut Cand, more: bool) {
+    if let Some(top) = c.stack.top_mut() {
+        if top.flags & F_SKIP_NEXT != 0 {
+            top.flags &= !F_SKIP_NEXT;
+            if more {
+                top.flags |= F_CONTENT;
+            }
+        } else {
+            top.flags |= F_CONTENT;
         }
     }
 }
