@@ -1302,6 +1302,27 @@ mod tests {
         }
     }
 
+    /// Patterns drawn from `alphabet` (at most `max_len` characters) that `short_cut` accepts must
+    /// parse in the engine under every flag set; `accepted` counts them. (A unit function:
+    /// `bolero::check!` may return from its caller.)
+    fn short_cut_holds_to_the_engine(alphabet: &[char], max_len: usize, short_cut: fn(&str) -> bool, accepted: &mut usize) {
+        const FLAGS: &[&str] = &["", "i", "u", "v", "s", "m", "g", "y", "d", "iu", "iv", "gimsuy"];
+        let engine = |p: &str, f: &str| {
+            let mut flags = regress::Flags::from(f);
+            flags.unicode |= flags.unicode_sets;
+            regress::backends::try_parse(p.chars().map(u32::from), flags).is_ok()
+        };
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(20_000).with_max_len(max_len).for_each(|bytes: &Vec<u8>| {
+            let p: String = bytes.iter().map(|b| alphabet[*b as usize % alphabet.len()]).collect();
+            if short_cut(&p) {
+                *accepted += 1;
+                for f in FLAGS {
+                    assert!(engine(&p, f), "the short-cut accepts /{p}/{f}, the engine refuses it");
+                }
+            }
+        });
+    }
+
     /// §regex-dialect-readings: the literal short-cut accepts only what the engine accepts.
     #[test]
     fn regex_dialect_plain_literals_parse_under_every_flag() {
@@ -1311,24 +1332,10 @@ mod tests {
             'a', 'Z', '0', '9', ' ', '_', '-', ',', ':', ';', '=', '!', '<', '>', '@', '#', '%', '&', '~', '"', '\'', '`', '/', '\t',
             '\u{e9}', '\u{17F}', '\u{212A}', '\u{1F600}', '\u{FEFF}', '^', '$', '\\', '.', '*', '+', '?', '(', ')', '[', ']', '{', '}', '|',
         ];
-        const FLAGS: &[&str] = &["", "i", "u", "v", "s", "m", "g", "y", "d", "iu", "iv", "gimsuy"];
-        let engine = |p: &str, f: &str| {
-            let mut flags = regress::Flags::from(f);
-            flags.unicode |= flags.unicode_sets;
-            regress::backends::try_parse(p.chars().map(u32::from), flags).is_ok()
-        };
         assert!(plain_literal("tavily") && plain_literal("") && plain_literal("a-b <c> 'd'"));
         assert!(!plain_literal("a.b") && !plain_literal("a}") && !plain_literal("x|y"));
         let mut literals = 0;
-        bolero::check!().with_type::<Vec<u8>>().with_iterations(20_000).with_max_len(16).for_each(|bytes: &Vec<u8>| {
-            let p: String = bytes.iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()]).collect();
-            if plain_literal(&p) {
-                literals += 1;
-                for f in FLAGS {
-                    assert!(engine(&p, f), "the short-cut accepts /{p}/{f}, the engine refuses it");
-                }
-            }
-        });
+        short_cut_holds_to_the_engine(ALPHABET, 16, plain_literal, &mut literals);
         assert!(literals > 0, "the generator made no literal pattern");
     }
 
@@ -1342,12 +1349,6 @@ mod tests {
             'a', 'Z', '0', '_', ' ', '-', ',', '/', '\u{e9}', '\u{1F600}', '\\', '\\', '\\', 'b', 'B', 'd', 'w', 's', 'S', 'k', 'u', 'n', '.', '*', '+', '?', '?', '^', '$',
             '|', '|', '[', '[', ']', ']', '(', ')', '{', '}',
         ];
-        const FLAGS: &[&str] = &["", "i", "u", "v", "s", "m", "g", "y", "d", "iu", "iv", "gimsuy"];
-        let engine = |p: &str, f: &str| {
-            let mut flags = regress::Flags::from(f);
-            flags.unicode |= flags.unicode_sets;
-            regress::backends::try_parse(p.chars().map(u32::from), flags).is_ok()
-        };
         for ok in ["\\bTAVILY\\b", "BARE|bare", "[Rr]ecovery [Ss]ite", "a.*?b", "^\\d+$", "|", "a||b", "[^a]x"] {
             assert!(simple_regex(ok), "{ok}");
         }
@@ -1355,15 +1356,7 @@ mod tests {
             assert!(!simple_regex(deferred), "{deferred}");
         }
         let mut simple = 0;
-        bolero::check!().with_type::<Vec<u8>>().with_iterations(20_000).with_max_len(12).for_each(|bytes: &Vec<u8>| {
-            let p: String = bytes.iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()]).collect();
-            if simple_regex(&p) {
-                simple += 1;
-                for f in FLAGS {
-                    assert!(engine(&p, f), "the short-cut accepts /{p}/{f}, the engine refuses it");
-                }
-            }
-        });
+        short_cut_holds_to_the_engine(ALPHABET, 12, simple_regex, &mut simple);
         assert!(simple > 1_000, "the generator made too few simple patterns ({simple})");
     }
 
