@@ -86,10 +86,10 @@ pub(crate) fn find_close(s: &str, m: &Markers, from: usize, to: usize, prefixes:
 
 /// `find_open(s, m, from, to, …)` given `known`, the verified opening an earlier search over
 /// `[start, to)` with `start <= from` found at or after `from`: every position with a match is
-/// tried in order, so the later search finds the same tag (and `None` stays `None`). Under
-/// test the search runs anyway and must agree.
+/// tried in order, so the later search finds the same tag (and `None` stays `None`). Under the
+/// unit tests and with debug assertions (the fuzz targets) the search runs anyway and must agree.
 fn find_open_after(known: Option<(usize, usize, usize)>, s: &str, m: &Markers, from: usize, to: usize, prefixes: &[String], names: &[String]) -> Option<(usize, usize, usize)> {
-    if cfg!(test) {
+    if cfg!(any(test, debug_assertions)) {
         assert_eq!(known, find_open(s, m, from, to, prefixes, names), "a kept opening tag differs from the search");
     }
     known
@@ -317,13 +317,13 @@ pub(crate) fn read(s: &str, at: usize, limit: usize, el: &Elements, rec: &Native
 
 /// One call element at `at`, its content read up to `bound`: the call, its end, and — when its
 /// content's search settled it — the next call element opening in `[end, bound)`.
-#[allow(clippy::type_complexity)]
 /// `name` is the call element's name as `tag_name_at` reads it at `at`, and `tag` its tag when
 /// the caller already read it (the same `read_tag`).
+#[allow(clippy::type_complexity)]
 fn call(s: &str, at: usize, name: (usize, usize), tag: Option<Tag>, bound: usize, el: &Elements, rec: &NativeRecovery) -> Option<(Call, usize, Option<Option<(usize, usize, usize)>>)> {
     let def = &el.def;
     let prefixes = &el.inner_prefixes;
-    if cfg!(test) {
+    if cfg!(any(test, debug_assertions)) {
         assert_eq!(tag_name_at(s, at, false, prefixes, &el.calls), Some(name), "a call's name read twice differs");
     }
     let tag = tag.unwrap_or_else(|| read_tag(s, name.0, name.1, def.name_equals, rec));
