@@ -439,37 +439,28 @@ impl<'r> Classifier<'r> {
             return None;
         }
         let mut f = Fence { ch, width, indent: indent as u32, info: Info::Label, info_at: j, slotted: false, chain_width: 0, inline: false };
-        // A heading, at any indent within the limit (§indented-fences), is decided before the
-        // info is trimmed: a tag that starts right after the run is neither empty nor an aside.
-        if ch == b'`' && j < b.len() && !matches!(b[j], b' ' | b'\t' | b'<') {
-            let end = self.name_end(b, j);
-            if end > j {
-                if let Some(named) = self.resolve(&text[j..end]) {
-                    f.info = Info::Heading(named);
-                    return Some(f);
-                }
-            }
-        }
         let rest = &text[j..];
-        let trimmed = rest.trim_matches(|c| c == ' ' || c == '\t');
-        if trimmed.is_empty() {
-            f.info = Info::Bare;
-            return Some(f);
-        }
-        if trimmed.starts_with("<!--") && trimmed.ends_with("-->") && trimmed.len() >= 7 && !trimmed[4..trimmed.len() - 3].contains("-->") {
-            f.info = Info::Aside;
-            return Some(f);
-        }
-        if ch == b'`' && matches!(b[j], b' ' | b'\t' | b'<') {
-            let end = self.name_end(b, j);
-            if end > j {
-                if let Some(named) = self.resolve(&text[j..end]) {
-                    f.info = Info::Heading(named);
-                    return Some(f);
-                }
+        // Only info that starts with whitespace or `<` can be empty or an aside; any other info
+        // starts with its tag, so the trim is skipped.
+        if j == b.len() || matches!(b[j], b' ' | b'\t' | b'<') {
+            let trimmed = rest.trim_matches(|c| c == ' ' || c == '\t');
+            if trimmed.is_empty() {
+                f.info = Info::Bare;
+                return Some(f);
+            }
+            if trimmed.starts_with("<!--") && trimmed.ends_with("-->") && trimmed.len() >= 7 && !trimmed[4..trimmed.len() - 3].contains("-->") {
+                f.info = Info::Aside;
+                return Some(f);
             }
         }
         let end = self.name_end(b, j);
+        // A heading opens at any indent within the limit (§indented-fences).
+        if ch == b'`' && end > j {
+            if let Some(named) = self.resolve(&text[j..end]) {
+                f.info = Info::Heading(named);
+                return Some(f);
+            }
+        }
         let mut k = end;
         while k < b.len() && (b[k] == b' ' || b[k] == b'\t') {
             k += 1;

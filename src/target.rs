@@ -294,11 +294,16 @@ static GROUPISH: [bool; 256] = {
     let mut t = [false; 256];
     let mut b = 0;
     while b < 256 {
-        t[b] = b >= 0x80 || matches!(b as u8, b'\\' | b',' | b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r');
+        t[b] = b >= 0x80 || b as u8 == b'\\' || ascii_separator(b as u8);
         b += 1;
     }
     t
 };
+
+/// A URI group's separators among ASCII bytes: a comma, or what `char::is_whitespace` is there.
+const fn ascii_separator(b: u8) -> bool {
+    matches!(b, b',' | b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
+}
 
 /// §safe-uri-target-groups: several explicit `scheme://` URIs in one slot, separated by
 /// top-level commas or whitespace (braces protect their contents). `None` unless every member
@@ -307,7 +312,7 @@ pub fn split_uri_group(raw: &str) -> Option<Vec<String>> {
     // One member at most without a separator: the usual single target costs one scan, a byte
     // scan when the slot is ASCII (`char::is_whitespace` there is these six bytes).
     let separated = if raw.is_ascii() {
-        raw.bytes().any(|b| matches!(b, b',' | b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r'))
+        raw.bytes().any(ascii_separator)
     } else {
         raw.chars().any(|c| c == ',' || c.is_whitespace())
     };

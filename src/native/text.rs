@@ -349,10 +349,10 @@ mod tests {
         None
     }
 
-    /// Crossing strings by search finds the bracket the byte-by-byte reading finds, for every
-    /// start and bound, and the kept answer is the answer.
+    /// §native-tool-calls: crossing strings by search finds the bracket the byte-by-byte reading
+    /// finds, for every start and bound, and the kept answer is the answer.
     #[test]
-    fn json_close_agrees_with_the_bytewise_reading() {
+    fn native_tool_calls_json_close_agrees_with_the_bytewise_reading() {
         const PIECES: &[&str] = &["{", "}", "[", "]", "\"", "\\", "a", " ", ":", ",", "é", "\\\"", "\n"];
         let check = |s: &str| {
             let closes = Closes::new(s);
