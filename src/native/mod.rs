@@ -225,8 +225,50 @@ fn fence_closes(s: &str, ls: usize, le: usize, ch: u8, w: usize) -> bool {
     indent <= 3 && run >= w && t[indent + run..].trim().is_empty()
 }
 
-/// The next quotation opening on a line starting at or after `pos`: (start, end).
+/// The next quotation opening on a line starting at or after `pos`: (start, end). Only a line
+/// holding a backtick or tilde can open or close one, so the search jumps between those bytes
+/// by memchr instead of walking every line.
 fn next_quotation(s: &str, pos: usize, to: usize) -> Option<(usize, usize)> {
+    let b = s.as_bytes();
+    let mut ls = if pos == 0 || b[pos - 1] == b'\n' { pos } else { next_line(s, pos)? };
+    while ls < to {
+        let i = ls + memchr::memchr2(b'`', b'~', &b[ls..to])?;
+        if let Some(l) = fence_line_start(b, ls, i) {
+            let le = line_end(s, l).min(to);
+            if let Some((ch, w)) = fence_open(s, l, le) {
+                let mut from = next_line(s, l);
+                while let Some(f) = from.filter(|&f| f < to) {
+                    let Some(j) = memchr::memchr(ch, &b[f..to]) else { break };
+                    let j = f + j;
+                    if let Some(l2) = fence_line_start(b, f, j) {
+                        let e2 = line_end(s, l2).min(to);
+                        if fence_closes(s, l2, e2, ch, w) {
+                            return Some((l, e2));
+                        }
+                    }
+                    from = next_line(s, j);
+                }
+                return Some((l, to));
+            }
+        }
+        ls = next_line(s, i)?;
+    }
+    None
+}
+
+/// The start of the line holding `i` when only at most three spaces stand before it there (a
+/// fence's place); `from` is a line start at or before `i`.
+fn fence_line_start(b: &[u8], from: usize, i: usize) -> Option<usize> {
+    let mut k = i;
+    while k > from && i - k < 4 && b[k - 1] == b' ' {
+        k -= 1;
+    }
+    (i - k <= 3 && (k == from || b[k - 1] == b'\n')).then_some(k)
+}
+
+/// [`next_quotation`] walking every line, as it read before the byte search (kept to check it).
+#[cfg(test)]
+fn next_quotation_by_lines(s: &str, pos: usize, to: usize) -> Option<(usize, usize)> {
     let mut ls = if pos == 0 || s.as_bytes()[pos - 1] == b'\n' { pos } else { next_line(s, pos)? };
     while ls < to {
         let le = line_end(s, ls).min(to);
@@ -548,6 +590,27 @@ mod tests {
         "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"READ\">\n<｜DSML｜parameter name=\"path\">a</｜DSML｜parameter>\n<｜DSML｜parameter name=\"scope\">1,2\n<｜DSML｜invoke name=\"sh\">\n<｜DSML｜parameter name=\"command\">ls</｜DSML｜parameter>\n",
         "{\"unclosed\": [1, 2,\n<invoke name=\"READ\"><parameter name=\"path\">c</parameter></invoke>",
     ];
+
+    /// §quotation: the byte search for quotation fences finds what walking every line finds,
+    /// from every start and up to every bound, for fences of both kinds, indented or not.
+    #[test]
+    fn quotation_fence_search_agrees_with_the_line_walk() {
+        const PIECES: &[&str] = &["```", "~~~", "`", "~", "````", " ", "   ", "    ", "\n", "\r\n", "x", "\t", "é", "```x`", "<tool_call>"];
+        let check = |s: &str| {
+            for pos in (0..=s.len()).filter(|&p| s.is_char_boundary(p)) {
+                for to in (pos..=s.len()).filter(|&p| s.is_char_boundary(p)) {
+                    assert_eq!(next_quotation(s, pos, to), next_quotation_by_lines(s, pos, to), "{s:?} {pos}..{to}");
+                }
+            }
+        };
+        for s in SAMPLES {
+            check(s);
+        }
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(3_000).with_max_len(12).for_each(|bytes: &Vec<u8>| {
+            let s: String = bytes.iter().map(|b| PIECES[*b as usize % PIECES.len()]).collect();
+            check(&s);
+        });
+    }
 
     /// The kept map results are what mapping each call again gives, and a receipt drawn from
     /// them is the receipt drawn with none kept.
