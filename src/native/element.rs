@@ -84,6 +84,150 @@ pub(crate) fn find_close(s: &str, m: &Markers, from: usize, to: usize, prefixes:
     None
 }
 
+/// Every `<` of a block's text from `start`, read once, in order, as far as a search has gone:
+/// where it stands and which of the family's prefixes follow it after `<` and after `</` (bit
+/// sets). A tag search walks these marks instead of running one automaton per element kind
+/// over the same text (a DSML call's content was crossed three times: next call, own closing
+/// tag, parameters). Each mark answers what `tag_name_at` answers there; under the unit tests
+/// and with debug assertions every search is run through the automaton too and must agree.
+pub(crate) struct Lts<'a> {
+    s: &'a str,
+    prefixes: &'a [String],
+    start: usize,
+    limit: usize,
+    marks: Vec<(usize, u32, u32)>,
+    /// Every `<` in `[start, read)` is marked.
+    read: usize,
+}
+
+impl<'a> Lts<'a> {
+    /// `None` past 32 prefixes (the bit sets' width): the searches then run the automata.
+    pub(crate) fn new(s: &'a str, start: usize, limit: usize, prefixes: &'a [String]) -> Option<Lts<'a>> {
+        (prefixes.len() <= 32 && limit <= s.len()).then(|| Lts { s, prefixes, start, limit, marks: Vec::new(), read: start })
+    }
+
+    fn prefixes_at(&self, p: usize) -> u32 {
+        let mut bits = 0;
+        for (i, pre) in self.prefixes.iter().enumerate() {
+            if starts_with_ci(self.s, p, pre) {
+                bits |= 1 << i;
+            }
+        }
+        bits
+    }
+
+    /// Marks the next `<`: whether one was left before `limit`.
+    fn grow(&mut self) -> bool {
+        let b = self.s.as_bytes();
+        if self.read >= self.limit {
+            return false;
+        }
+        let Some(i) = memchr::memchr(b'<', &b[self.read..self.limit]) else {
+            self.read = self.limit;
+            return false;
+        };
+        let a = self.read + i;
+        let open = self.prefixes_at(a + 1);
+        let close = if b.get(a + 1) == Some(&b'/') { self.prefixes_at(a + 2) } else { 0 };
+        if open | close != 0 {
+            self.marks.push((a, open, close));
+        }
+        self.read = a + 1;
+        true
+    }
+
+    /// `tag_name_at(s, a, closing, prefixes, names)` given the prefixes written there.
+    fn name(&self, a: usize, closing: bool, bits: u32, names: &[String]) -> Option<(usize, usize)> {
+        let p = a + if closing { 2 } else { 1 };
+        for (i, pre) in self.prefixes.iter().enumerate() {
+            if bits & (1 << i) == 0 {
+                continue;
+            }
+            let q = p + pre.len();
+            for n in names {
+                if starts_with_ci(self.s, q, n) && boundary(self.s, q + n.len()) {
+                    return Some((q, q + n.len()));
+                }
+            }
+        }
+        None
+    }
+
+    /// The marks at or after `from` and before `to`, read as far as asked: each is handed to
+    /// `f` until it answers.
+    fn walk<R>(&mut self, from: usize, to: usize, mut f: impl FnMut(&Self, (usize, u32, u32)) -> Option<R>) -> Option<R> {
+        let mut k = self.marks.partition_point(|m| m.0 < from);
+        loop {
+            while k >= self.marks.len() {
+                if !self.grow() {
+                    return None;
+                }
+            }
+            let m = self.marks[k];
+            if m.0 >= to {
+                return None;
+            }
+            // Marks read just now may still stand before `from`.
+            if m.0 >= from {
+                if let Some(r) = f(self, m) {
+                    return Some(r);
+                }
+            }
+            k += 1;
+        }
+    }
+
+    /// `find_open(s, m, from, to, prefixes, names)`: a mark naming one of `names` whose
+    /// spelling ends by `to` (else the automaton says whether a shorter one does).
+    pub(crate) fn open(&mut self, m: &Markers, from: usize, to: usize, names: &[String]) -> Option<(usize, usize, usize)> {
+        let got = if from < self.start || to > self.limit {
+            find_open(self.s, m, from, to, self.prefixes, names)
+        } else {
+            self.walk(from, to, |lts, (a, bits, _)| {
+                let (ns, ne) = lts.name(a, false, bits, names)?;
+                (ne <= to || m.at(lts.s, a, to).is_some()).then_some((a, ns, ne))
+            })
+        };
+        if cfg!(any(test, debug_assertions)) {
+            assert_eq!(got, find_open(self.s, m, from, to, self.prefixes, names), "a marked opening tag differs from the search");
+        }
+        got
+    }
+
+    /// `find_close(s, m, from, to, prefixes, names)`: a closing tag's `>` ends before `to`, so
+    /// its spelling does too.
+    pub(crate) fn close(&mut self, m: &Markers, from: usize, to: usize, names: &[String]) -> Option<(usize, usize)> {
+        let got = if from < self.start || to > self.limit {
+            find_close(self.s, m, from, to, self.prefixes, names)
+        } else {
+            self.walk(from, to, |lts, (a, _, bits)| {
+                let (_, ne) = lts.name(a, true, bits, names)?;
+                let q = skip_blank(lts.s, ne, to);
+                (q < to && lts.s.as_bytes()[q] == b'>').then_some((a, q + 1))
+            })
+        };
+        if cfg!(any(test, debug_assertions)) {
+            assert_eq!(got, find_close(self.s, m, from, to, self.prefixes, names), "a marked closing tag differs from the search");
+        }
+        got
+    }
+}
+
+/// A search through the marks when there are any, else through the automaton.
+fn open_in(lts: &mut Option<Lts>, s: &str, m: &Markers, from: usize, to: usize, prefixes: &[String], names: &[String]) -> Option<(usize, usize, usize)> {
+    match lts {
+        Some(l) => l.open(m, from, to, names),
+        None => find_open(s, m, from, to, prefixes, names),
+    }
+}
+
+fn close_in(lts: &mut Option<Lts>, s: &str, m: &Markers, from: usize, to: usize, prefixes: &[String], names: &[String]) -> Option<(usize, usize)> {
+    match lts {
+        Some(l) => l.close(m, from, to, names),
+        None => find_close(s, m, from, to, prefixes, names),
+    }
+}
+
 /// `find_open(s, m, from, to, …)` given `known`, the verified opening an earlier search over
 /// `[start, to)` with `start <= from` found at or after `from`: every position with a match is
 /// tried in order, so the later search finds the same tag (and `None` stays `None`). Under the
@@ -271,8 +415,9 @@ pub(crate) fn read(s: &str, at: usize, limit: usize, el: &Elements, rec: &Native
         let tag = read_tag(s, ns, ne, false, rec);
         let marker = s[at..tag.end].trim_end().to_string();
         let cs = tag.end;
-        let bound = find_open(s, &el.open_section, cs, limit, prefixes, &el.sections).map(|t| t.0).unwrap_or(limit);
-        let close = find_close(s, &el.close_section, cs, bound, prefixes, &el.sections);
+        let mut lts = Lts::new(s, at, limit, prefixes);
+        let bound = open_in(&mut lts, s, &el.open_section, cs, limit, prefixes, &el.sections).map(|t| t.0).unwrap_or(limit);
+        let close = close_in(&mut lts, s, &el.close_section, cs, bound, prefixes, &el.sections);
         let (ce, closed) = match close {
             Some((a, e)) => (a, Some(e)),
             None => (bound, None),
@@ -280,16 +425,16 @@ pub(crate) fn read(s: &str, at: usize, limit: usize, el: &Elements, rec: &Native
         let mut readable = closed.is_some() || rec.missing_end;
         let mut calls = Vec::new();
         let mut last = cs;
-        let mut open = find_open(s, &el.open_call, cs, ce, prefixes, &el.calls);
+        let mut open = open_in(&mut lts, s, &el.open_call, cs, ce, prefixes, &el.calls);
         while let Some((c0, ns, ne)) = open {
-            match call(s, c0, (ns, ne), None, ce, el, rec) {
+            match call(s, c0, (ns, ne), None, ce, el, rec, &mut lts) {
                 Some((c, end, next)) => {
                     calls.push(c);
                     last = end;
                     let p = end.max(c0 + 1);
                     open = match next {
                         Some(known) => find_open_after(known, s, &el.open_call, p, ce, prefixes, &el.calls),
-                        None => find_open(s, &el.open_call, p, ce, prefixes, &el.calls),
+                        None => open_in(&mut lts, s, &el.open_call, p, ce, prefixes, &el.calls),
                     };
                 }
                 None => {
@@ -307,9 +452,10 @@ pub(crate) fn read(s: &str, at: usize, limit: usize, el: &Elements, rec: &Native
     let (ns, ne) = tag_name_at(s, at, false, prefixes, &el.calls)?;
     let tag = read_tag(s, ns, ne, el.def.name_equals, rec);
     let marker = s[at..tag.end].trim_end().to_string();
-    let bound = find_open(s, &el.open_any, at + 1, limit, prefixes, &el.any).map(|t| t.0).unwrap_or(limit);
+    let mut lts = Lts::new(s, at, limit, prefixes);
+    let bound = open_in(&mut lts, s, &el.open_any, at + 1, limit, prefixes, &el.any).map(|t| t.0).unwrap_or(limit);
     let tag_end = tag.end;
-    match call(s, at, (ns, ne), Some(tag), bound, el, rec) {
+    match call(s, at, (ns, ne), Some(tag), bound, el, rec, &mut lts) {
         Some((c, end, _)) => Some((vec![c], end, marker, true)),
         None => Some((Vec::new(), tag_end, marker, false)),
     }
@@ -319,8 +465,8 @@ pub(crate) fn read(s: &str, at: usize, limit: usize, el: &Elements, rec: &Native
 /// content's search settled it — the next call element opening in `[end, bound)`.
 /// `name` is the call element's name as `tag_name_at` reads it at `at`, and `tag` its tag when
 /// the caller already read it (the same `read_tag`).
-#[allow(clippy::type_complexity)]
-fn call(s: &str, at: usize, name: (usize, usize), tag: Option<Tag>, bound: usize, el: &Elements, rec: &NativeRecovery) -> Option<(Call, usize, Option<Option<(usize, usize, usize)>>)> {
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+fn call(s: &str, at: usize, name: (usize, usize), tag: Option<Tag>, bound: usize, el: &Elements, rec: &NativeRecovery, lts: &mut Option<Lts>) -> Option<(Call, usize, Option<Option<(usize, usize, usize)>>)> {
     let def = &el.def;
     let prefixes = &el.inner_prefixes;
     if cfg!(any(test, debug_assertions)) {
@@ -352,10 +498,10 @@ fn call(s: &str, at: usize, name: (usize, usize), tag: Option<Tag>, bound: usize
     } else {
         // A tag read past `bound` (an unclosed attribute swallowing the next open) still ends
         // where its own text ends: the content never starts after it finishes.
-        let found = find_open(s, &el.open_call, tag.end, bound, prefixes, &el.calls);
+        let found = open_in(lts, s, &el.open_call, tag.end, bound, prefixes, &el.calls);
         let next = found.map(|t| t.0).unwrap_or(bound).max(tag.end);
         let own = [tag.element.clone()];
-        let (cs, ce, end) = match find_close(s, &el.close_call, tag.end, next, prefixes, &own) {
+        let (cs, ce, end) = match close_in(lts, s, &el.close_call, tag.end, next, prefixes, &own) {
             Some((a, e)) => (tag.end, a, e),
             None if rec.missing_end || rec.truncated_body => (tag.end, next, next),
             None => return None,
@@ -388,12 +534,12 @@ fn call(s: &str, at: usize, name: (usize, usize), tag: Option<Tag>, bound: usize
     // Argument elements.
     let mut loose = String::new();
     let mut keyed = false;
-    let mut open = find_open(s, &el.open_param, cs, ce, prefixes, &def.parameters);
+    let mut open = open_in(lts, s, &el.open_param, cs, ce, prefixes, &def.parameters);
     while let Some((ps, pns, pne)) = open {
         let ptag = read_tag(s, pns, pne, def.parameter_equals, rec);
-        let found = find_open(s, &el.open_param, ptag.end.max(ps + 1), ce, prefixes, &def.parameters);
+        let found = open_in(lts, s, &el.open_param, ptag.end.max(ps + 1), ce, prefixes, &def.parameters);
         let next = found.map(|t| t.0).unwrap_or(ce);
-        let (ve, after) = match find_close(s, &el.close_param, ptag.end, next, prefixes, &def.parameters) {
+        let (ve, after) = match close_in(lts, s, &el.close_param, ptag.end, next, prefixes, &def.parameters) {
             Some((a, e)) => (a, e),
             None => (next, next),
         };
@@ -415,7 +561,7 @@ fn call(s: &str, at: usize, name: (usize, usize), tag: Option<Tag>, bound: usize
         open = if p >= ptag.end.max(ps + 1) && found.map(|t| t.0 >= p).unwrap_or(true) {
             find_open_after(found, s, &el.open_param, p, ce, prefixes, &def.parameters)
         } else {
-            find_open(s, &el.open_param, p, ce, prefixes, &def.parameters)
+            open_in(lts, s, &el.open_param, p, ce, prefixes, &def.parameters)
         };
     }
     if !keyed {
