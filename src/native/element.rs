@@ -108,8 +108,11 @@ impl<'a> Lts<'a> {
 
     fn prefixes_at(&self, p: usize) -> u32 {
         let mut bits = 0;
+        let first = self.s.as_bytes().get(p).map(u8::to_ascii_lowercase);
         for (i, pre) in self.prefixes.iter().enumerate() {
-            if starts_with_ci(self.s, p, pre) {
+            // Most prefixes differ from the text at their first byte.
+            let lead = pre.as_bytes().first().map(u8::to_ascii_lowercase);
+            if lead.map(|c| Some(c) == first).unwrap_or(true) && starts_with_ci(self.s, p, pre) {
                 bits |= 1 << i;
             }
         }
