@@ -117,6 +117,8 @@ pub struct SegmentCache {
     /// the opener at `fence_at` of `width`.
     heads: Vec<(u32, usize, u32, u32, u32)>,
     segs: Vec<Segment>,
+    /// `segs[..kept]` are the kept splits; past it lies the last split, if it was not kept.
+    kept: usize,
 }
 
 impl SegmentCache {
@@ -125,16 +127,23 @@ impl SegmentCache {
     pub fn clear(&mut self) {
         self.heads.clear();
         self.segs.clear();
+        self.kept = 0;
     }
 
-    /// Keeps the split of `line` (lines come in ascending order), unless the cache is full.
-    pub fn keep(&mut self, line: u32, fence_at: usize, width: u32, segs: &[Segment]) {
-        if self.segs.len() + segs.len() > Self::CAP || self.heads.last().is_some_and(|h| h.0 >= line) {
-            return;
+    /// Splits heading `line` (its text `text`, lines in ascending order) from the opener at
+    /// `fence_at` of `width`, straight into the cache, and keeps the split unless it would pass
+    /// the bound or the line is out of order. The split is returned either way; one that was not
+    /// kept is dropped by the next call. Splitting in place, not into a buffer copied over, spares
+    /// a clone per segment of every heading.
+    pub fn split(&mut self, cls: &Classifier, line: u32, text: &str, fence_at: usize, width: u32) -> &[Segment] {
+        self.segs.truncate(self.kept);
+        let from = self.segs.len();
+        segments_append(cls, text, fence_at, width, &mut self.segs);
+        if self.segs.len() <= Self::CAP && !self.heads.last().is_some_and(|h| h.0 >= line) {
+            self.heads.push((line, fence_at, width, from as u32, self.segs.len() as u32));
+            self.kept = self.segs.len();
         }
-        let from = self.segs.len() as u32;
-        self.segs.extend_from_slice(segs);
-        self.heads.push((line, fence_at, width, from, self.segs.len() as u32));
+        &self.segs[from..]
     }
 
     /// The kept split of `line` from that opener, if the scan kept one.
@@ -155,6 +164,11 @@ pub fn segments(cls: &Classifier, line: &str, fence_at: usize, width: u32) -> Ve
 /// [`segments`] into a reused buffer (cleared first).
 pub fn segments_into(cls: &Classifier, line: &str, fence_at: usize, width: u32, out: &mut Vec<Segment>) {
     out.clear();
+    segments_append(cls, line, fence_at, width, out);
+}
+
+/// [`segments`] pushed after what `out` holds.
+fn segments_append(cls: &Classifier, line: &str, fence_at: usize, width: u32, out: &mut Vec<Segment>) {
     let b = line.as_bytes();
     let min = cls.rules.fence_min();
     let mut at = fence_at;
@@ -467,12 +481,14 @@ mod tests {
         let reg = Registry::new(rules, None);
         let cls = Classifier::new(rules, &reg);
         let line = "````READ (a) <1,30> ```` ````READ (b) ````";
+        let other = "  ```READ (c)";
         let split = segments(&cls, line, 0, 4);
         let spans = |v: &[Segment]| v.iter().map(|s| (s.fence_at, s.width, s.end, s.closed)).collect::<Vec<_>>();
         let mut cache = SegmentCache::default();
-        cache.keep(3, 0, 4, &split);
-        cache.keep(2, 0, 4, &split); // out of order: not kept
-        cache.keep(5, 2, 3, &split[..1]);
+        // The split handed back is the split itself, kept or not.
+        assert_eq!(spans(cache.split(&cls, 3, line, 0, 4)), spans(&split));
+        assert_eq!(spans(cache.split(&cls, 2, line, 0, 4)), spans(&split)); // out of order: not kept
+        assert_eq!(cache.split(&cls, 5, other, 2, 3).len(), 1);
         let table: [((u32, usize, u32), Option<usize>); 7] = [
             ((3, 0, 4), Some(2)),
             ((3, 0, 3), None),
@@ -486,20 +502,26 @@ mod tests {
             let got = cache.get(line_no, at, w);
             assert_eq!(got.map(|g| g.len()), want, "line {line_no} at {at} width {w}");
             if let Some(g) = got {
-                assert_eq!(spans(g), spans(&split[..g.len()]));
+                let text = if line_no == 5 { other } else { line };
+                assert_eq!(spans(g), spans(&segments(&cls, text, at, w)));
             }
         }
-        // Full: a line whose split would pass the bound is not kept, and nothing after it.
+        // Full: a line whose split would pass the bound is not kept, and what it left is dropped
+        // by the next split, so the cache never holds more than the bound and one line's split.
         cache.clear();
         assert!(cache.get(3, 0, 4).is_none());
-        let mut n = 0u32;
+        cache.split(&cls, 0, other, 2, 3); // one odd split: the bound is then reached a segment short
+        let mut n = 1u32;
         while cache.segs.len() + split.len() <= SegmentCache::CAP {
-            cache.keep(n, 0, 4, &split);
+            cache.split(&cls, n, line, 0, 4);
             n += 1;
         }
         assert!(cache.get(n - 1, 0, 4).is_some());
-        cache.keep(n, 0, 4, &split);
-        assert!(cache.get(n, 0, 4).is_none() && cache.segs.len() <= SegmentCache::CAP);
+        assert_eq!(cache.split(&cls, n, line, 0, 4).len(), 2);
+        assert!(cache.get(n, 0, 4).is_none() && cache.kept <= SegmentCache::CAP);
+        assert_eq!(cache.split(&cls, n + 1, other, 2, 3).len(), 1);
+        assert!(cache.get(n + 1, 2, 3).is_some(), "a split that fits after one that did not is kept");
+        assert!(cache.get(n - 1, 0, 4).is_some() && cache.segs.len() <= SegmentCache::CAP);
     }
 
     #[test]

@@ -153,7 +153,6 @@ struct Workspace {
     plines: Vec<PLine>,
     /// Unknown tags with slots written as inline code (§interstitial-fence).
     inline_unknown: Vec<u32>,
-    segs: Vec<heading::Segment>,
     /// Heading splits from the scan, handed to the builder.
     heads: heading::SegmentCache,
     pair: pair::Buffers,
@@ -193,7 +192,7 @@ impl Workspace {
 
 fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) {
     scan::lines_into(input, &mut ws.lines);
-    let Workspace { lines, plines, inline_unknown, segs, heads, .. } = ws;
+    let Workspace { lines, plines, inline_unknown, heads, .. } = ws;
     plines.clear();
     inline_unknown.clear();
     heads.clear();
@@ -227,9 +226,7 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
                 if let Info::Chain(named) = f.info {
                     // A closer, then the next opener on the same line (§inline-chain).
                     plines.push(PLine { line, at: f.indent, ch: f.ch, width: f.width, kind: PKind::Bare, forgotten: None, orphan: false });
-                    heading::segments_into(cls, text_of(i), f.info_at, f.chain_width, segs);
-                    heads.keep(line, f.info_at, f.chain_width, segs);
-                    let last = segs.last();
+                    let last = heads.split(cls, line, text_of(i), f.info_at, f.chain_width).last();
                     let compact = last.map(|s| s.closed).unwrap_or(false);
                     let open_width = last.map(|s| s.width).unwrap_or(f.chain_width);
                     plines.push(PLine { line, at: u32::try_from(f.info_at).unwrap_or(u32::MAX), ch: b'`', width: f.chain_width, kind: PKind::Heading { named, compact, open_width }, forgotten: None, orphan: false });
@@ -241,9 +238,7 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
                     Info::Label => PKind::Label,
                     Info::Chain(_) => unreachable!("handled above"),
                     Info::Heading(named) => {
-                        heading::segments_into(cls, text_of(i), f.indent as usize, f.width, segs);
-                        heads.keep(line, f.indent as usize, f.width, segs);
-                        let last = segs.last();
+                        let last = heads.split(cls, line, text_of(i), f.indent as usize, f.width).last();
                         let compact = last.map(|s| s.closed).unwrap_or(false);
                         let open_width = last.map(|s| s.width).unwrap_or(f.width);
                         PKind::Heading { named, compact, open_width }
