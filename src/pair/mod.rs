@@ -385,23 +385,26 @@ impl<'r> Pairer<'r> {
         // lists becoming next line's scratch.
         self.next_c.clear();
         self.next_r.clear();
-        let (cfg, next_c, next_r, nodes) = (&self.cfg, &mut self.next_c, &mut self.next_r, &mut self.nodes);
-        // Run once per list, so `is_c` is a constant in each copy (a repaired reading's
-        // successors are never weighed for completeness).
-        let mut successors = |is_c: bool, list: &[Cand]| {
-            for cand in list {
-                // Each successor is merged as it is made: a reading is copied no more than needed.
-                let parent = cand.hist;
-                cfg.moves(cand, pl, &mut |nc: &Cand, mv, width| {
-                    let id = nodes.len() as u32;
-                    nodes.push(Node { parent, line: pl.line, mv, width });
-                    let complete = is_c && cfg.is_complete(&nc.cost);
-                    cfg.merge(if complete { &mut *next_c } else { &mut *next_r }, nc, id, complete);
-                });
-            }
+        let doomed_end = self.settle && self.doomed_end(pl);
+        let mut sink = Successors {
+            cfg: &self.cfg,
+            nodes: &mut self.nodes,
+            next_c: &mut self.next_c,
+            next_r: &mut self.next_r,
+            line: pl.line,
+            is_c: true,
+            doomed_end,
         };
-        successors(true, &self.complete);
-        successors(false, &self.repaired);
+        for cand in &self.complete {
+            self.cfg.moves(cand, pl, &mut sink);
+        }
+        // Most lines have no repaired reading: the second pass is skipped, not run empty.
+        if !self.repaired.is_empty() {
+            sink.is_c = false;
+            for cand in &self.repaired {
+                self.cfg.moves(cand, pl, &mut sink);
+            }
+        }
         std::mem::swap(&mut self.complete, &mut self.next_c);
         std::mem::swap(&mut self.repaired, &mut self.next_r);
         self.prune();
@@ -428,13 +431,9 @@ impl<'r> Pairer<'r> {
         if cand.stack.len != 0 || cand.hist != NO_NODE || !self.nodes.is_empty() {
             return false;
         }
-        let mut made: Option<(Cand, Move, u32)> = None;
-        let mut count = 0;
-        self.cfg.root_moves(cand, pl, &mut |nc: &Cand, mv, width| {
-            count += 1;
-            made = Some((*nc, mv, width));
-        });
-        let Some((mut nc, mv, width)) = made else { return false };
+        let mut got = Collect::default();
+        self.cfg.root_moves(cand, pl, &mut got);
+        let (count, Some((mut nc, mv, width))) = (got.count, got.made) else { return false };
         // A reading that paid for its move would change lists: the search decides those.
         if count != 1 || nc.cost != cand.cost || (complete && !self.cfg.is_complete(&nc.cost)) {
             return false;
@@ -451,6 +450,18 @@ impl<'r> Pairer<'r> {
         self.stats.max_depth = self.stats.max_depth.max(nc.stack.len as usize);
         self.stats.max_history = self.stats.max_history.max(1);
         true
+    }
+
+    /// Whether a repaired reading that ends its blocks at this heading (`Move::EndByHeading`) is
+    /// sure to be dropped by `prune`: a complete reading with nothing open opens the heading's
+    /// block on the same stack, and no list can outgrow `max_cands` (a heading makes at most
+    /// four readings of each), so that complete reading survives to drop it, and no ranking
+    /// ever weighed the repaired one. Such a reading is then not kept at all (its history node
+    /// still is, so the history and its bounds stay those of the full search).
+    fn doomed_end(&self, pl: &PLine) -> bool {
+        matches!(pl.kind, PKind::Heading { .. })
+            && 4 * (self.complete.len() + self.repaired.len()) <= self.cfg.max_cands
+            && self.complete.iter().any(|c| c.stack.len == 0)
     }
 
     fn prune(&mut self) {
@@ -471,8 +482,10 @@ impl<'r> Pairer<'r> {
         // A repaired reading can never beat a complete one that reaches the same end; drop the
         // repaired readings whose stack a complete reading already holds.
         // Order kept: a tie goes to the reading met first on the next line too.
-        let complete = &self.complete;
-        self.repaired.retain(|r| !complete.iter().any(|c| c.stack == r.stack));
+        if !self.repaired.is_empty() && !self.complete.is_empty() {
+            let complete = &self.complete;
+            self.repaired.retain(|r| !complete.iter().any(|c| c.stack == r.stack));
+        }
     }
 
     /// Commits history when one reading survives; bounds memory otherwise.
@@ -689,6 +702,7 @@ impl<'r> Pairer<'r> {
 }
 
 impl<'r> Cfg<'r> {
+    #[inline]
     fn add(&self, cost: &mut Cost, ev: PairEvent) {
         // Lane by lane: a counter an event names twice goes up by two.
         for (c, &inc) in cost.iter_mut().zip(&self.rules.event_counts[ev as usize]) {
@@ -696,6 +710,7 @@ impl<'r> Cfg<'r> {
         }
     }
 
+    #[inline]
     fn is_complete(&self, cost: &Cost) -> bool {
         // Branch-free: the masked counters, as one array, compare equal to zero (a vector
         // compare, with no reduction across lanes).
@@ -741,19 +756,35 @@ impl<'r> Cfg<'r> {
     /// Keeps one reading per block stack: the cheaper, or on a tie the one met first. Keys are
     /// computed only here and in `prune`, where two readings are compared: a reading is copied
     /// several times per fence line, so it carries no key of its own.
-    fn merge(&self, list: &mut Vec<Cand>, nc: &Cand, hist: u32, complete: bool) {
+    fn merge(&self, list: &mut Vec<Cand>, nc: &Cand, complete: bool) {
         for existing in list.iter_mut() {
             if existing.stack == nc.stack {
                 // Equal costs key equally, and a tie keeps the reading met first.
                 if nc.cost != existing.cost && self.key_less(&nc.cost, &existing.cost, complete) {
                     *existing = *nc;
-                    existing.hist = hist;
                 }
                 return;
             }
         }
         list.push(*nc);
-        list.last_mut().unwrap().hist = hist;
+    }
+
+    /// [`Cfg::merge`] for a reading already built at the end of `list`: it stays there unless an
+    /// earlier reading holds its stack.
+    #[inline]
+    fn merge_last(&self, list: &mut Vec<Cand>, complete: bool) {
+        let n = list.len() - 1;
+        let (head, last) = list.split_at_mut(n);
+        let nc = &last[0];
+        for existing in head.iter_mut() {
+            if existing.stack == nc.stack {
+                if nc.cost != existing.cost && self.key_less(&nc.cost, &existing.cost, complete) {
+                    *existing = *nc;
+                }
+                list.truncate(n);
+                return;
+            }
+        }
     }
 
     /// The cost of `cand` once every block still open is closed at the end of the input, and
@@ -813,19 +844,20 @@ impl<'r> Cfg<'r> {
         Frame::new(K_OP, b'`', flags, width.min(u16::MAX as u32) as u16, op)
     }
 
-    /// A heading at the top level: opens its block, or stands complete on its line.
-    fn root_heading(&self, cand: &Cand, named: Named, compact: bool, open_width: u32, mv: Move) -> (Cand, Move, u32) {
-        let mut c = *cand;
+    /// A heading at the top level: opens its block, or stands complete on its line. Returns the
+    /// move and width; `edit` makes the reading from its parent.
+    #[inline]
+    fn root_heading(&self, named: Named, compact: bool, open_width: u32, mv: Move) -> (Move, u32, Frame) {
         if compact {
-            (c, if mv == Move::Open { Move::Compact } else { mv }, 0)
+            (if mv == Move::Open { Move::Compact } else { mv }, 0, Frame::default())
         } else {
-            c.stack.push(self.op_frame(named, open_width, false));
-            (c, mv, open_width)
+            (mv, open_width, self.op_frame(named, open_width, false))
         }
     }
 
-    /// Every reading of `pl` from `cand`, in preference order, handed to `out` as it is made.
-    fn moves(&self, cand: &Cand, pl: &PLine, out: &mut impl FnMut(&Cand, Move, u32)) {
+    /// Every reading of `pl` from `cand`, in preference order, handed to `out` as it is made:
+    /// each as the edit that makes it from `cand`, so the sink builds it where it keeps it.
+    fn moves(&self, cand: &Cand, pl: &PLine, out: &mut impl Sink) {
         let depth_ok = (cand.stack.len as usize) < self.max_depth;
         let top = cand.stack.top().copied();
         let Some(top) = top else {
@@ -833,18 +865,14 @@ impl<'r> Cfg<'r> {
         };
         if top.flags & F_SKIP_NEXT != 0 {
             // The heading line of a forgotten-tag opener (§forgotten-tag).
-            let mut c = *cand;
-            c.stack.top_mut().unwrap().flags &= !F_SKIP_NEXT;
-            out(&c, Move::Text, 0);
+            out.emit(cand, Move::Text, 0, |c| c.stack.top_mut().unwrap().flags &= !F_SKIP_NEXT);
             return;
         }
-        let text = |cost_ev: Option<PairEvent>| {
-            let mut c = *cand;
+        let text = |c: &mut Cand, cost_ev: Option<PairEvent>| {
             c.stack.top_mut().unwrap().flags |= F_CONTENT;
             if let Some(ev) = cost_ev {
                 self.add(&mut c.cost, ev);
             }
-            (c, Move::Text, 0)
         };
         if cand.stack.bottom().unwrap().kind() == K_QUOTE {
             // A quotation: its first valid closer closes; inside it, code blocks and examples
@@ -852,9 +880,9 @@ impl<'r> Cfg<'r> {
             let closes = pl.ch == top.ch() && pl.width >= top.width as u32 && pl.kind == PKind::Bare;
             let empty_ok = top.kind() == K_QUOTE || top.content() || top.flags & F_LABELED != 0;
             if closes && empty_ok {
-                let mut c = *cand;
-                c.stack.pop();
-                out(&c, Move::Close, 0);
+                out.emit(cand, Move::Close, 0, |c| {
+                    c.stack.pop();
+                });
                 return;
             }
             // A labeled fence or heading wider than the block holding it opens a nested
@@ -862,15 +890,15 @@ impl<'r> Cfg<'r> {
             // An unlabeled quotation holds no examples: a heading there is its content.
             let wider = pl.width > top.width as u32 && (top.kind() != K_QUOTE || top.flags & F_LABELED != 0);
             match pl.kind {
-                PKind::Aside | PKind::Label if wider && depth_ok => give(out, self.nest(cand, pl, true)),
+                PKind::Aside | PKind::Label if wider && depth_ok => out.emit(cand, Move::Nest, pl.width, |c| self.nest(c, pl, true)),
                 PKind::Heading { compact: false, open_width, .. } if wider && depth_ok => {
-                    let mut c = *cand;
-                    c.stack.top_mut().unwrap().flags |= F_CONTENT;
-                    let w = open_width.min(u16::MAX as u32) as u16;
-                    c.stack.push(Frame::new(K_NESTED, b'`', F_LABELED, w, w));
-                    out(&c, Move::Example, open_width);
+                    out.emit(cand, Move::Example, open_width, |c| {
+                        c.stack.top_mut().unwrap().flags |= F_CONTENT;
+                        let w = open_width.min(u16::MAX as u32) as u16;
+                        c.stack.push(Frame::new(K_NESTED, b'`', F_LABELED, w, w));
+                    });
                 }
-                _ => give(out, text(None)),
+                _ => out.emit(cand, Move::Text, 0, |c| text(c, None)),
             }
             return;
         }
@@ -878,20 +906,20 @@ impl<'r> Cfg<'r> {
         let naked = op.flags & F_NAKED != 0;
 
         match pl.kind {
-            PKind::Unfenced => give(out, text(None)),
+            PKind::Unfenced => out.emit(cand, Move::Text, 0, |c| text(c, None)),
             PKind::Naked { op: which, plain } => {
                 if top.kind() == K_OP && naked && plain && which == op.holder as usize && cand.stack.len == 1 {
-                    let mut c = *cand;
-                    c.stack.pop();
-                    out(&c, Move::NakedClose, 0);
+                    out.emit(cand, Move::NakedClose, 0, |c| {
+                        c.stack.pop();
+                    });
                 } else {
-                    give(out, text(None));
+                    out.emit(cand, Move::Text, 0, |c| text(c, None));
                 }
             }
             PKind::Bare | PKind::Aside => {
                 if naked {
                     // A naked block expects no closer; its fences are body (§naked-operation).
-                    give(out, text(None));
+                    out.emit(cand, Move::Text, 0, |c| text(c, None));
                     return;
                 }
                 let same = pl.ch == top.ch();
@@ -901,58 +929,48 @@ impl<'r> Cfg<'r> {
                     if same && wide {
                         // Nesting before closing in an operation body (§pairing-objective).
                         if bare && depth_ok {
-                            give(out, self.nest(cand, pl, false));
+                            out.emit(cand, Move::Nest, pl.width, |c| self.nest(c, pl, false));
                         }
-                        let mut c = *cand;
-                        let f = c.stack.pop();
-                        if f.flags & F_BODY_REPAIR != 0 && f.content() {
-                            self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
-                        }
-                        out(&c, Move::Close, 0);
+                        out.emit(cand, Move::Close, 0, |c| self.close_op(c));
                         if !bare {
-                            give(out, text(Some(PairEvent::FenceAsText)));
+                            out.emit(cand, Move::Text, 0, |c| text(c, Some(PairEvent::FenceAsText)));
                         }
                     } else {
-                        if depth_ok && bare {
-                            give(out, self.nest(cand, pl, false));
-                        } else if depth_ok {
-                            give(out, self.nest(cand, pl, true));
+                        if depth_ok {
+                            out.emit(cand, Move::Nest, pl.width, |c| self.nest(c, pl, !bare));
                         }
                         if same && bare {
-                            let mut c = *cand;
-                            let f = c.stack.pop();
-                            if f.flags & F_BODY_REPAIR != 0 && f.content() {
-                                self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
-                            }
-                            self.add(&mut c.cost, PairEvent::NarrowCloser);
-                            out(&c, Move::NarrowClose, 0);
+                            out.emit(cand, Move::NarrowClose, 0, |c| {
+                                self.close_op(c);
+                                self.add(&mut c.cost, PairEvent::NarrowCloser);
+                            });
                         }
-                        give(out, text(Some(PairEvent::FenceAsText)));
+                        out.emit(cand, Move::Text, 0, |c| text(c, Some(PairEvent::FenceAsText)));
                     }
                 } else {
                     // A nested block: its first valid closer closes (CommonMark's rule).
                     let can_close = same && wide && bare && (top.content() || top.flags & F_LABELED != 0);
                     if can_close {
-                        let mut c = *cand;
-                        c.stack.pop();
-                        out(&c, Move::Close, 0);
+                        out.emit(cand, Move::Close, 0, |c| {
+                            c.stack.pop();
+                        });
                     } else {
                         if depth_ok {
-                            give(out, self.nest(cand, pl, !bare));
+                            out.emit(cand, Move::Nest, pl.width, |c| self.nest(c, pl, !bare));
                         }
-                        give(out, text(Some(PairEvent::FenceAsText)));
+                        out.emit(cand, Move::Text, 0, |c| text(c, Some(PairEvent::FenceAsText)));
                     }
                 }
             }
             PKind::Label => {
                 if naked {
-                    give(out, text(None));
+                    out.emit(cand, Move::Text, 0, |c| text(c, None));
                     return;
                 }
                 if depth_ok {
-                    give(out, self.nest(cand, pl, true));
+                    out.emit(cand, Move::Nest, pl.width, |c| self.nest(c, pl, true));
                 }
-                give(out, text(Some(PairEvent::DiscardedCode)));
+                out.emit(cand, Move::Text, 0, |c| text(c, Some(PairEvent::DiscardedCode)));
             }
             PKind::Heading { named, compact, open_width } => {
                 let is_exec = matches!(named, Named::Exec(_));
@@ -960,41 +978,45 @@ impl<'r> Cfg<'r> {
                 let literal = self.literal(&cand.stack, &op, pl.width, is_exec);
                 // 1. A wide fence glued to the next opener: the block's closer, then the heading.
                 if top.kind() == K_OP && !naked && pl.ch == b'`' && pl.width >= top.width as u32 + self.min_width {
-                    let mut c = *cand;
-                    let f = c.stack.pop();
-                    if f.flags & F_BODY_REPAIR != 0 && f.content() {
-                        self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
-                    }
                     let rest = pl.width - top.width as u32;
                     let ow = if compact { 0 } else if open_width == pl.width { rest } else { open_width };
-                    let (c2, _, w) = self.root_heading(&c, named, compact, ow, Move::Glued);
-                    out(&c2, Move::Glued, w);
+                    let (mv, w, frame) = self.root_heading(named, compact, ow, Move::Glued);
+                    out.emit(cand, mv, w, |c| {
+                        let f = c.stack.pop();
+                        if f.flags & F_BODY_REPAIR != 0 && f.content() {
+                            self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
+                        }
+                        if !compact {
+                            c.stack.push(frame);
+                        }
+                    });
                 }
                 // 2. The heading ends the open blocks and runs (a supplied closer before a
                 // literal example at a heading, §pairing-objective).
                 let may_end = !prose_exec && !(naked && op.flags & F_LITERAL != 0);
                 if may_end {
-                    let mut c = *cand;
-                    while c.stack.len > 0 {
-                        let f = c.stack.pop();
-                        if f.kind() == K_OP {
-                            if f.flags & F_BODY_REPAIR != 0 && f.content() {
-                                self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
-                            }
-                            if f.flags & F_NAKED == 0 {
+                    let (mv, w, frame) = self.root_heading(named, compact, open_width, Move::EndByHeading);
+                    out.emit(cand, mv, w, |c| {
+                        while c.stack.len > 0 {
+                            let f = c.stack.pop();
+                            if f.kind() == K_OP {
+                                if f.flags & F_BODY_REPAIR != 0 && f.content() {
+                                    self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
+                                }
+                                if f.flags & F_NAKED == 0 {
+                                    self.add(&mut c.cost, PairEvent::SuppliedCloser);
+                                }
+                            } else {
                                 self.add(&mut c.cost, PairEvent::SuppliedCloser);
                             }
-                        } else {
-                            self.add(&mut c.cost, PairEvent::SuppliedCloser);
                         }
-                    }
-                    let (c2, _, w) = self.root_heading(&c, named, compact, open_width, Move::EndByHeading);
-                    out(&c2, Move::EndByHeading, w);
+                        if !compact {
+                            c.stack.push(frame);
+                        }
+                    });
                 }
                 // 3. The heading is a literal example the block holds.
                 if depth_ok || compact {
-                    let mut c = *cand;
-                    c.stack.top_mut().unwrap().flags |= F_CONTENT;
                     let ev = if literal {
                         PairEvent::LiteralExample
                     } else if op.flags & F_YIELDS != 0 && !is_exec && pl.width >= op.width as u32 {
@@ -1002,22 +1024,25 @@ impl<'r> Cfg<'r> {
                     } else {
                         PairEvent::HiddenOperation
                     };
-                    self.add(&mut c.cost, ev);
-                    c.unrun += u16::from(!is_exec);
-                    if !compact {
-                        let holder = pl.width.min(u16::MAX as u32) as u16;
-                        c.stack.push(Frame::new(K_NESTED, b'`', F_LABELED, open_width.min(u16::MAX as u32) as u16, holder));
-                    }
-                    out(&c, Move::Example, open_width);
+                    out.emit(cand, Move::Example, open_width, |c| {
+                        c.stack.top_mut().unwrap().flags |= F_CONTENT;
+                        self.add(&mut c.cost, ev);
+                        c.unrun += u16::from(!is_exec);
+                        if !compact {
+                            let holder = pl.width.min(u16::MAX as u32) as u16;
+                            c.stack.push(Frame::new(K_NESTED, b'`', F_LABELED, open_width.min(u16::MAX as u32) as u16, holder));
+                        }
+                    });
                 }
                 // 4. An executor heading a message shows may be read as text (discarded code);
                 // a heading its enclosure declared literal may be read as the body's text.
                 if prose_exec {
-                    give(out, text(Some(PairEvent::DiscardedCode)));
+                    out.emit(cand, Move::Text, 0, |c| text(c, Some(PairEvent::DiscardedCode)));
                 } else if !compact && self.enclosed(&cand.stack, &op, pl.width) {
-                    let (mut c, m, w) = text(Some(PairEvent::WithheldText));
-                    c.unrun += u16::from(!is_exec);
-                    out(&c, m, w);
+                    out.emit(cand, Move::Text, 0, |c| {
+                        text(c, Some(PairEvent::WithheldText));
+                        c.unrun += u16::from(!is_exec);
+                    });
                 }
             }
         }
@@ -1025,6 +1050,7 @@ impl<'r> Cfg<'r> {
 
     /// Literal by declaration (§pairing-objective): narrower than its block, no wider than the
     /// labeled block or example holding it, inside a KILL, or an executor a message shows.
+    #[inline]
     fn literal(&self, stack: &Stack, op: &Frame, width: u32, is_exec: bool) -> bool {
         if width < op.width as u32 || op.flags & F_LITERAL != 0 || (op.flags & F_PROSE != 0 && is_exec) {
             return true;
@@ -1035,55 +1061,59 @@ impl<'r> Cfg<'r> {
 
     /// A heading its enclosure wrote as an example: narrower than the operation's block, or no
     /// wider than the labeled block or example holding it.
+    #[inline]
     fn enclosed(&self, stack: &Stack, op: &Frame, width: u32) -> bool {
         let top = stack.top().unwrap();
         width < op.width as u32 || (top.kind() == K_NESTED && top.holder > 0 && width <= top.holder as u32)
     }
 
-    fn nest(&self, cand: &Cand, pl: &PLine, labeled: bool) -> (Cand, Move, u32) {
-        let mut c = *cand;
+    /// The operation's block closes (a body under a bodyless operation is a repair).
+    fn close_op(&self, c: &mut Cand) {
+        let f = c.stack.pop();
+        if f.flags & F_BODY_REPAIR != 0 && f.content() {
+            self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
+        }
+    }
+
+    /// The fence opens a nested block (`Move::Nest`, at the fence's width).
+    fn nest(&self, c: &mut Cand, pl: &PLine, labeled: bool) {
         let parent = *c.stack.top().unwrap();
         c.stack.top_mut().unwrap().flags |= F_CONTENT;
         let holder = if labeled { pl.width.min(u16::MAX as u32) as u16 } else if parent.kind() == K_NESTED { parent.holder } else { 0 };
         c.stack.push(Frame::new(K_NESTED, pl.ch, if labeled { F_LABELED } else { 0 }, pl.width.min(u16::MAX as u32) as u16, holder));
-        (c, Move::Nest, pl.width)
     }
 
-    fn root_moves(&self, cand: &Cand, pl: &PLine, out: &mut impl FnMut(&Cand, Move, u32)) {
+    fn root_moves(&self, cand: &Cand, pl: &PLine, out: &mut impl Sink) {
         match pl.kind {
             PKind::Heading { named, compact, open_width } => {
-                give(out, self.root_heading(cand, named, compact, open_width, Move::Open));
+                let (mv, w, frame) = self.root_heading(named, compact, open_width, Move::Open);
+                out.emit(cand, mv, w, |c| {
+                    if !compact {
+                        c.stack.push(frame);
+                    }
+                });
             }
             PKind::Bare => {
                 if let Some(named) = pl.forgotten {
-                    let mut c = *cand;
                     let mut f = self.op_frame(named, pl.width, false);
                     f.flags |= F_SKIP_NEXT;
-                    c.stack.push(f);
-                    out(&c, Move::Forgotten, pl.width);
+                    out.emit(cand, Move::Forgotten, pl.width, |c| c.stack.push(f));
                 } else if pl.orphan {
-                    out(cand, Move::Orphan, 0);
+                    out.emit(cand, Move::Orphan, 0, |_| {});
                 } else {
-                    let mut c = *cand;
-                    c.stack.push(Frame::new(K_QUOTE, pl.ch, 0, pl.width as u16, 0));
-                    out(&c, Move::Quote, pl.width);
+                    out.emit(cand, Move::Quote, pl.width, |c| c.stack.push(Frame::new(K_QUOTE, pl.ch, 0, pl.width as u16, 0)));
                     // Or a stray closer, at one repair (§pairing-objective).
-                    let mut c = *cand;
-                    self.add(&mut c.cost, PairEvent::StrayFence);
-                    out(&c, Move::Stray, 0);
+                    out.emit(cand, Move::Stray, 0, |c| self.add(&mut c.cost, PairEvent::StrayFence));
                 }
             }
             PKind::Aside | PKind::Label => {
-                let mut c = *cand;
-                c.stack.push(Frame::new(K_QUOTE, pl.ch, F_LABELED, pl.width as u16, 0));
-                out(&c, Move::Quote, pl.width);
+                out.emit(cand, Move::Quote, pl.width, |c| c.stack.push(Frame::new(K_QUOTE, pl.ch, F_LABELED, pl.width as u16, 0)));
             }
             PKind::Naked { op, .. } => {
-                let mut c = *cand;
-                c.stack.push(self.op_frame(Named::Op(op), self.rules.tables.fence.taught_width, true));
-                out(&c, Move::NakedOpen, 0);
+                let f = self.op_frame(Named::Op(op), self.rules.tables.fence.taught_width, true);
+                out.emit(cand, Move::NakedOpen, 0, |c| c.stack.push(f));
             }
-            PKind::Unfenced => out(cand, Move::Unfenced, 0),
+            PKind::Unfenced => out.emit(cand, Move::Unfenced, 0, |_| {}),
         }
     }
 }
@@ -1111,11 +1141,65 @@ fn weigh(row: &[u16; MAX_COUNTERS], cost: &Cost) -> u64 {
     row.iter().zip(cost).map(|(&w, &c)| u64::from(w) * u64::from(c)).sum()
 }
 
-/// Hands a made reading to the search by reference (a reading is a large value: copied once,
-/// into the list that keeps it).
-#[inline(always)]
-fn give(out: &mut impl FnMut(&Cand, Move, u32), (c, mv, width): (Cand, Move, u32)) {
-    out(&c, mv, width)
+/// Where `moves` hands its readings: each as its parent, the move, its width, and the edit that
+/// makes it from the parent. A reading is a large value: the sink builds it once, in place.
+trait Sink {
+    fn emit(&mut self, cand: &Cand, mv: Move, width: u32, edit: impl FnOnce(&mut Cand));
+}
+
+/// The successors of one fence line, merged into the next lists as they are made.
+struct Successors<'a, 'r> {
+    cfg: &'a Cfg<'r>,
+    nodes: &'a mut Vec<Node>,
+    next_c: &'a mut Vec<Cand>,
+    next_r: &'a mut Vec<Cand>,
+    line: u32,
+    /// The parent list is the complete one (a repaired reading's successors are never
+    /// weighed for completeness).
+    is_c: bool,
+    /// A repaired `Move::EndByHeading` reading is dropped as made (`Pairer::doomed_end`).
+    doomed_end: bool,
+}
+
+impl Sink for Successors<'_, '_> {
+    #[inline(always)]
+    fn emit(&mut self, cand: &Cand, mv: Move, width: u32, edit: impl FnOnce(&mut Cand)) {
+        let id = self.nodes.len() as u32;
+        self.nodes.push(Node { parent: cand.hist, line: self.line, mv, width });
+        // Built at the end of the list its parent came from (a complete reading's successors
+        // are mostly complete), then merged with the readings before it.
+        let list = if self.is_c { &mut *self.next_c } else { &mut *self.next_r };
+        list.push(*cand);
+        let n = list.len() - 1;
+        let nc = &mut list[n];
+        edit(nc);
+        nc.hist = id;
+        if self.doomed_end && mv == Move::EndByHeading && !(self.is_c && self.cfg.is_complete(&nc.cost)) {
+            list.truncate(n);
+        } else if self.is_c && !self.cfg.is_complete(&nc.cost) {
+            let nc = list.pop().unwrap();
+            self.cfg.merge(self.next_r, &nc, false);
+        } else {
+            self.cfg.merge_last(list, self.is_c);
+        }
+    }
+}
+
+/// The readings of one fence line at the top of a settled search, collected: how many, and the
+/// last one made.
+#[derive(Default)]
+struct Collect {
+    count: usize,
+    made: Option<(Cand, Move, u32)>,
+}
+
+impl Sink for Collect {
+    fn emit(&mut self, cand: &Cand, mv: Move, width: u32, edit: impl FnOnce(&mut Cand)) {
+        let mut c = *cand;
+        edit(&mut c);
+        self.count += 1;
+        self.made = Some((c, mv, width));
+    }
 }
 
 /// Runs the search over `plines` (in line order).
@@ -1236,37 +1320,47 @@ mod tests {
         turns
     }
 
-    /// The settled short-cuts (a top-level opener, one reading left at the end) make the choices,
-    /// and hold the bounds, the full search makes and holds, over `random_turns`
-    /// (§pairing-algorithm).
+    /// The settled short-cuts (a top-level opener, one reading left at the end) and the dropping
+    /// of doomed heading ends (`Pairer::doomed_end`) make the choices, and hold the bounds, the
+    /// full search makes and holds, over `random_turns` (§pairing-algorithm), under the built-in
+    /// bounds and under a tight `max_candidates`, where lists are pruned.
     #[test]
     fn pairing_algorithm_settled_short_cut_agrees_with_the_full_search() {
-        let rules = Rules::builtin();
-        let (mut short_cuts, mut single_ends) = (0, 0);
-        let mut turns = random_turns(rules, 0x9e37_79b9_7f4a_7c15, 3_000);
-        turns.push(Vec::new());
-        for plines in turns {
-            let run = |settle: bool| {
-                let mut p = Pairer::new(rules, &rules.facts);
-                p.settle = settle;
-                let mut taken = 0;
-                for pl in &plines {
-                    let settled = p.complete.iter().chain(&p.repaired).map(|c| c.stack.len).collect::<Vec<_>>() == [0];
-                    taken += usize::from(settle && settled && pl.kind != PKind::Bare);
-                    p.feed(pl);
-                }
-                let single = p.complete.len() + p.repaired.len() == 1;
-                let (choices, stats) = p.finish_with_stats();
-                (choices, stats, taken, single)
-            };
-            let (fast, fast_stats, taken, single) = run(true);
-            let (full, full_stats, _, _) = run(false);
-            assert_eq!(fast, full, "{plines:?}");
-            assert_eq!(fast_stats, full_stats, "{plines:?}");
-            short_cuts += taken;
-            single_ends += usize::from(single);
+        let builtin = Rules::builtin();
+        let mut tables = builtin.tables.clone();
+        tables.pairing.max_candidates = 8;
+        let tight = Rules::from_tables(tables).unwrap();
+        for rules in [builtin, &tight] {
+            let (mut short_cuts, mut single_ends, mut doomed) = (0, 0, 0);
+            let mut turns = random_turns(rules, 0x9e37_79b9_7f4a_7c15, 3_000);
+            turns.push(Vec::new());
+            for plines in turns {
+                let run = |settle: bool| {
+                    let mut p = Pairer::new(rules, &rules.facts);
+                    p.settle = settle;
+                    let (mut taken, mut ends) = (0, 0);
+                    for pl in &plines {
+                        let settled = p.complete.iter().chain(&p.repaired).map(|c| c.stack.len).collect::<Vec<_>>() == [0];
+                        taken += usize::from(settle && settled && pl.kind != PKind::Bare);
+                        let open = p.complete.iter().chain(&p.repaired).any(|c| c.stack.len > 0);
+                        ends += usize::from(settle && open && p.doomed_end(pl));
+                        p.feed(pl);
+                    }
+                    let single = p.complete.len() + p.repaired.len() == 1;
+                    let (choices, stats) = p.finish_with_stats();
+                    (choices, stats, taken, single, ends)
+                };
+                let (fast, fast_stats, taken, single, ends) = run(true);
+                let (full, full_stats, _, _, _) = run(false);
+                assert_eq!(fast, full, "{plines:?}");
+                assert_eq!(fast_stats, full_stats, "{plines:?}");
+                short_cuts += taken;
+                single_ends += usize::from(single);
+                doomed += ends;
+            }
+            assert!(short_cuts > 3_000, "the sequences took the short-cut too rarely ({short_cuts})");
+            assert!(single_ends > 300, "the sequences ended with one reading too rarely ({single_ends})");
+            assert!(doomed > 150, "the sequences met doomed heading ends too rarely ({doomed})");
         }
-        assert!(short_cuts > 3_000, "the sequences took the short-cut too rarely ({short_cuts})");
-        assert!(single_ends > 300, "the sequences ended with one reading too rarely ({single_ends})");
     }
 }
