@@ -542,8 +542,29 @@ fn notation_piece(ctx: &Ctx<'_, '_>, text: &str, at: Position, aside: &mut Optio
     }
 }
 
+/// The first byte after JSON's insignificant whitespace (space, tab, LF, CR): serde_json reads
+/// no further before refusing a text whose value cannot start there, so the probes below ask it
+/// only about texts that can be what they look for (most heading text is a word or a regex).
+fn json_lead(s: &str) -> Option<u8> {
+    s.bytes().find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+}
+
+/// Whether the text is one JSON value (as `serde_json::from_str` reads it), and that value.
+fn json_value(s: &str) -> Option<serde_json::Value> {
+    if !matches!(json_lead(s), Some(b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n')) {
+        return None;
+    }
+    serde_json::from_str::<serde_json::Value>(s).ok()
+}
+
+/// Whether the text is one JSON object.
+fn is_json_object(s: &str) -> bool {
+    json_lead(s) == Some(b'{') && serde_json::from_str::<serde_json::Value>(s).map(|v| v.is_object()).unwrap_or(false)
+}
+
+/// Whether the text is one JSON array of objects.
 fn is_json_array(block: &str) -> bool {
-    matches!(serde_json::from_str::<serde_json::Value>(block), Ok(serde_json::Value::Array(a)) if a.iter().all(|v| v.is_object()))
+    json_lead(block) == Some(b'[') && matches!(serde_json::from_str::<serde_json::Value>(block), Ok(serde_json::Value::Array(a)) if a.iter().all(|v| v.is_object()))
 }
 
 /// The body text, as the operation's body kind holds it.
@@ -909,7 +930,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
             }
             BodyKind::Message => {
                 if let Some(t) = join_body(inline_body.as_deref(), raw_body) {
-                    let json = serde_json::from_str::<serde_json::Value>(&t).ok();
+                    let json = json_value(&t);
                     body_val = Body::Message { raw: t, json };
                 }
             }
@@ -976,7 +997,7 @@ fn read_text(ctx: &Ctx<'_, '_>, _r: &OpRegion, o: &Operation, name: &str, h: &mu
             } else if !has_target && o.body == BodyKind::Distillation {
                 inline_body(notes, text)
             } else {
-                if serde_json::from_str::<serde_json::Value>(&text).map(|v| v.is_object()).unwrap_or(false) {
+                if is_json_object(&text) {
                     notes.push(make(rules, DiagId::JsonMatcher, position, &[], None));
                 }
                 TextUse::Matcher(text)
@@ -1009,7 +1030,7 @@ fn read_text(ctx: &Ctx<'_, '_>, _r: &OpRegion, o: &Operation, name: &str, h: &mu
             TextUse::Ignored
         }
         InlineText::OptionObjectElseBody => {
-            let is_obj = serde_json::from_str::<serde_json::Value>(&text).map(|v| v.is_object()).unwrap_or(false);
+            let is_obj = is_json_object(&text);
             let needs_target = o.body == BodyKind::Prompt;
             let admits = h.sels.iter().all(|s| s.metas.is_empty()) && (!needs_target || has_target);
             if is_obj && admits {
@@ -1053,6 +1074,11 @@ fn lift_pattern(ctx: &Ctx<'_, '_>, sel: &Sel, name: &str, position: Position) ->
     let mut lifted = None;
     let mut keep = Vec::new();
     for b in blocks {
+        // Only a block opening with `{` can read as `[{…}, …]`; any other is kept as written.
+        if json_lead(&b) != Some(b'{') {
+            keep.push(b);
+            continue;
+        }
         let arr = format!("[{b}]");
         match serde_json::from_str::<serde_json::Value>(&arr) {
             Ok(serde_json::Value::Array(items)) if items.iter().all(|v| v.is_object()) && lifted.is_none() => {
@@ -1268,6 +1294,27 @@ fn naked_body(b: Option<&str>, min: usize) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The JSON probes (§bare-option-object, §matcher-option, a message body's `json`) ask
+    /// serde_json only about texts whose first significant byte can open what they look for:
+    /// over texts built from JSON pieces and the bytes around them, each answers as serde_json
+    /// alone does.
+    #[test]
+    fn json_probes_answer_as_serde_does() {
+        const PIECES: &[&str] = &["{", "}", "[", "]", "\"", "a", ":", ",", "1", "-", "true", "null", "false", " ", "\t", "\n", "\r", "\u{a0}", "\u{feff}", "/", "e", "."];
+        let serde = |s: &str| serde_json::from_str::<serde_json::Value>(s).ok();
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(20_000).with_max_len(12).for_each(|bytes: &Vec<u8>| {
+            let text: String = bytes.iter().map(|b| PIECES[*b as usize % PIECES.len()]).collect();
+            let full = serde(&text);
+            assert_eq!(json_value(&text), full, "{text:?}");
+            assert_eq!(is_json_object(&text), full.as_ref().is_some_and(|v| v.is_object()), "{text:?}");
+            let array = matches!(&full, Some(serde_json::Value::Array(a)) if a.iter().all(|v| v.is_object()));
+            assert_eq!(is_json_array(&text), array, "{text:?}");
+            // A lone option block lifts only when `[block]` reads as an array of objects.
+            let wrapped = matches!(serde(&format!("[{text}]")), Some(serde_json::Value::Array(a)) if !a.is_empty() && a.iter().all(|v| v.is_object()));
+            assert!(!wrapped || json_lead(&text) == Some(b'{'), "{text:?}");
+        });
+    }
 
     /// §transparent-inline-closer: copying the runs between backticks whole keeps exactly the
     /// characters the one-at-a-time reading keeps, over every sub-range of the line.
