@@ -183,7 +183,8 @@ pub enum Head {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Statement<'a> {
     pub head: Head,
-    pub aside: Option<String>,
+    /// Borrows the heading line unless the aside was read from rewritten text.
+    pub aside: Option<Cow<'a, str>>,
     pub target: Option<Target<'a>>,
     pub metadata: Option<Vec<String>>,
     pub line_marker: Option<LineMarker>,
@@ -207,7 +208,7 @@ impl<'a> Statement<'a> {
     pub fn into_owned(self) -> Statement<'static> {
         Statement {
             head: self.head,
-            aside: self.aside,
+            aside: self.aside.map(owned),
             target: self.target.map(Target::into_owned),
             metadata: self.metadata,
             line_marker: self.line_marker,

@@ -157,7 +157,8 @@ struct Heading<'l> {
     line_no: u32,
     pre: Sel,
     sels: Vec<Sel>,
-    aside: Option<String>,
+    /// Borrowed from the line when the heading's aside slot gives it (most asides).
+    aside: Option<Cow<'l, str>>,
     arrows: Vec<(usize, (usize, usize))>,
     text: Option<(usize, usize)>,
 }
@@ -473,7 +474,7 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
         if !closed {
             notes.push(make(rules, DiagId::UnclosedAside, ctx.pos(line_no, open), &[], None));
         }
-        h.aside = Some(line[inner.0..inner.1].trim().to_string());
+        h.aside = Some(Cow::Borrowed(line[inner.0..inner.1].trim()));
     }
     // The log's charge separator on the heading (§log-heading-notation).
     for (at, (ts, te)) in dots {
@@ -521,7 +522,7 @@ fn quoted_matcher(t: &str) -> Option<usize> {
 
 /// One `· text` piece of the log's notation: a dropped charge, a note read as the aside, or a
 /// note dropped beside a real aside.
-fn notation_piece(ctx: &Ctx<'_, '_>, text: &str, at: Position, aside: &mut Option<String>, notes: &mut Vec<ParseError>) {
+fn notation_piece(ctx: &Ctx<'_, '_>, text: &str, at: Position, aside: &mut Option<Cow<'_, str>>, notes: &mut Vec<ParseError>) {
     let rules = ctx.rules;
     let n = &rules.tables.notation;
     let dot = n.charge.as_str();
@@ -538,7 +539,7 @@ fn notation_piece(ctx: &Ctx<'_, '_>, text: &str, at: Position, aside: &mut Optio
         notes.push(make(rules, DiagId::LogNoteIgnored, at, &[("dot", dot), ("note", text), ("aside", a)], None));
     } else {
         notes.push(make(rules, DiagId::LogAside, at, &[("dot", dot), ("note", text)], None));
-        *aside = Some(text.to_string());
+        *aside = Some(Cow::Owned(text.to_string()));
     }
 }
 
@@ -706,7 +707,7 @@ fn executor<'a>(ctx: &Ctx<'a, '_>, named: Named, name: &str, h: &mut Heading<'a>
     }
     Ok(Statement {
         head: Head::Runtime(name.to_string()),
-        aside: h.aside.clone(),
+        aside: h.aside.take(),
         target,
         metadata: metadata_of(&sel),
         line_marker: lm,
@@ -813,7 +814,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
         let mut it = sels.into_iter();
         out.push(Item::Statement(Statement {
             head,
-            aside: h.aside.clone(),
+            aside: h.aside.take(),
             target: None,
             metadata: None,
             line_marker: None,
@@ -867,7 +868,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
     }
     let no_sel = Sel::default();
     let no_lift: Lifted = (None, None);
-    let mut aside = h.aside.clone();
+    let mut aside = h.aside.take();
     // One head for every statement of a group; the last takes it.
     let mut head = Some(head);
     let count = picks.len();
@@ -913,7 +914,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
                             m = Some(b.trim().to_string());
                         } else if o.body == BodyKind::None && is_comment_only(&b) && aside.is_none() {
                             let t = b.trim();
-                            aside = Some(t[4..t.len() - 3].trim().to_string());
+                            aside = Some(Cow::Owned(t[4..t.len() - 3].trim().to_string()));
                             notes.push(make(rules, DiagId::MisplacedAside, position, &[("op", name)], None));
                         } else if let Some((_, _, first, last)) = body {
                             notes.push(body_unused(ctx, name, o.body == BodyKind::Distillation, first, last, position));
@@ -1213,7 +1214,7 @@ fn peel(ctx: &Ctx<'_, '_>, o: &Operation, h: &mut Heading, text: &mut String, po
         if h.aside.is_none() && t.ends_with("-->") {
             // `<!-->` opens and closes in the same characters: no aside.
             if let Some((i, inner)) = t.rfind("<!--").and_then(|i| Some((i, t[i + 4..].strip_suffix("-->")?))) {
-                h.aside = Some(inner.trim().to_string());
+                h.aside = Some(Cow::Owned(inner.trim().to_string()));
                 *text = t[..i].to_string();
                 continue;
             }
