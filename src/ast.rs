@@ -168,7 +168,8 @@ pub enum Body<'a> {
     Null,
     Text(Cow<'a, str>),
     Message { raw: Cow<'a, str>, json: Option<serde_json::Value> },
-    Matcher(Matcher),
+    /// Boxed, as [`Statement::matcher`] is.
+    Matcher(Box<Matcher>),
 }
 
 /// What the fence names: a native operation or a registered executor.
@@ -188,7 +189,8 @@ pub struct Statement<'a> {
     pub target: Option<Target<'a>>,
     pub metadata: Option<Vec<String>>,
     pub line_marker: Option<LineMarker>,
-    pub matcher: Option<Matcher>,
+    /// Boxed: few statements carry one, and every statement is moved whole into the result.
+    pub matcher: Option<Box<Matcher>>,
     pub body: Body<'a>,
     /// COPY and MOVE only: boxed, so every other statement stays small.
     pub source: Option<Box<Selection<'a>>>,

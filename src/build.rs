@@ -937,11 +937,11 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
             }
             BodyKind::Matcher => {
                 if let Some(t) = join_body(inline_body.as_deref(), raw_body) {
-                    body_val = Body::Matcher(read_matcher(ctx, &t, position, notes));
+                    body_val = Body::Matcher(Box::new(read_matcher(ctx, &t, position, notes)));
                 }
             }
         }
-        let matcher = if o.shape == Shape::Selection { m.map(|raw| read_matcher(ctx, &raw, position, notes)) } else { None };
+        let matcher = if o.shape == Shape::Selection { m.map(|raw| Box::new(read_matcher(ctx, &raw, position, notes))) } else { None };
         let mut meta = meta.clone();
         if o.duration_metadata {
             // §send-wait-scope: `[seconds]` bounds the park; the smallest valid scalar wins.
