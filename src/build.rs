@@ -504,7 +504,9 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
             make(rules, DiagId::LogAddress, ctx.pos(line_no, at), &[("arrow", &notation.address), ("path", &line[ps..pe]), ("canonical", &canonical)], None),
         );
     }
-    out.extend(notes.into_iter().map(Item::Error));
+    if !notes.is_empty() {
+        out.extend(notes.into_iter().map(Item::Error));
+    }
     h.sels.clear();
     ctx.scratch.sels.set(h.sels);
     Ok(())
