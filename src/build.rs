@@ -766,7 +766,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
     // Each selection's option blocks, with `pattern` lifted (§matcher-option).
     let mut lifted: Vec<Lifted> = lend(&ctx.scratch.lifted);
     for sel in &h.sels {
-        lifted.push(if o.shape == Shape::Plain { (metadata_of(sel), None) } else { lift_pattern(ctx, sel, name, position)? });
+        lifted.push(lift(ctx, o, sel, name, position)?);
     }
     let all_patterned = !lifted.is_empty() && lifted.iter().all(|(_, p)| p.is_some());
 
@@ -784,7 +784,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
         // The text may have added a block (a peeled or bare option object): read them again.
         lifted.clear();
         for sel in &h.sels {
-            lifted.push(if o.shape == Shape::Plain { (metadata_of(sel), None) } else { lift_pattern(ctx, sel, name, position)? });
+            lifted.push(lift(ctx, o, sel, name, position)?);
         }
     }
 
@@ -1064,6 +1064,18 @@ fn bare_anchor(text: &str) -> Option<String> {
         Some(t.to_string())
     } else {
         None
+    }
+}
+
+/// A selection's option blocks as the statement carries them, `pattern` lifted unless the
+/// operation's shape is plain; a selection without blocks (most) copies and parses nothing.
+fn lift(ctx: &Ctx<'_, '_>, o: &Operation, sel: &Sel, name: &str, position: Position) -> Result<Lifted, Refusal> {
+    if sel.metas.is_empty() {
+        Ok((None, None))
+    } else if o.shape == Shape::Plain {
+        Ok((metadata_of(sel), None))
+    } else {
+        lift_pattern(ctx, sel, name, position)
     }
 }
 
