@@ -168,7 +168,8 @@ pub enum Body<'a> {
     Null,
     Text(Cow<'a, str>),
     Message { raw: Cow<'a, str>, json: Option<serde_json::Value> },
-    Matcher(Matcher),
+    /// Boxed, as [`Statement::matcher`] is.
+    Matcher(Box<Matcher>),
 }
 
 /// What the fence names: a native operation or a registered executor.
@@ -183,11 +184,13 @@ pub enum Head {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Statement<'a> {
     pub head: Head,
-    pub aside: Option<String>,
+    /// Borrows the heading line unless the aside was read from rewritten text.
+    pub aside: Option<Cow<'a, str>>,
     pub target: Option<Target<'a>>,
     pub metadata: Option<Vec<String>>,
     pub line_marker: Option<LineMarker>,
-    pub matcher: Option<Matcher>,
+    /// Boxed: few statements carry one, and every statement is moved whole into the result.
+    pub matcher: Option<Box<Matcher>>,
     pub body: Body<'a>,
     /// COPY and MOVE only: boxed, so every other statement stays small.
     pub source: Option<Box<Selection<'a>>>,
@@ -207,7 +210,7 @@ impl<'a> Statement<'a> {
     pub fn into_owned(self) -> Statement<'static> {
         Statement {
             head: self.head,
-            aside: self.aside,
+            aside: self.aside.map(owned),
             target: self.target.map(Target::into_owned),
             metadata: self.metadata,
             line_marker: self.line_marker,

@@ -157,7 +157,8 @@ struct Heading<'l> {
     line_no: u32,
     pre: Sel,
     sels: Vec<Sel>,
-    aside: Option<String>,
+    /// Borrowed from the line when the heading's aside slot gives it (most asides).
+    aside: Option<Cow<'l, str>>,
     arrows: Vec<(usize, (usize, usize))>,
     text: Option<(usize, usize)>,
 }
@@ -473,7 +474,7 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
         if !closed {
             notes.push(make(rules, DiagId::UnclosedAside, ctx.pos(line_no, open), &[], None));
         }
-        h.aside = Some(line[inner.0..inner.1].trim().to_string());
+        h.aside = Some(Cow::Borrowed(line[inner.0..inner.1].trim()));
     }
     // The log's charge separator on the heading (§log-heading-notation).
     for (at, (ts, te)) in dots {
@@ -503,7 +504,9 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
             make(rules, DiagId::LogAddress, ctx.pos(line_no, at), &[("arrow", &notation.address), ("path", &line[ps..pe]), ("canonical", &canonical)], None),
         );
     }
-    out.extend(notes.into_iter().map(Item::Error));
+    if !notes.is_empty() {
+        out.extend(notes.into_iter().map(Item::Error));
+    }
     h.sels.clear();
     ctx.scratch.sels.set(h.sels);
     Ok(())
@@ -521,7 +524,7 @@ fn quoted_matcher(t: &str) -> Option<usize> {
 
 /// One `· text` piece of the log's notation: a dropped charge, a note read as the aside, or a
 /// note dropped beside a real aside.
-fn notation_piece(ctx: &Ctx<'_, '_>, text: &str, at: Position, aside: &mut Option<String>, notes: &mut Vec<ParseError>) {
+fn notation_piece(ctx: &Ctx<'_, '_>, text: &str, at: Position, aside: &mut Option<Cow<'_, str>>, notes: &mut Vec<ParseError>) {
     let rules = ctx.rules;
     let n = &rules.tables.notation;
     let dot = n.charge.as_str();
@@ -538,12 +541,33 @@ fn notation_piece(ctx: &Ctx<'_, '_>, text: &str, at: Position, aside: &mut Optio
         notes.push(make(rules, DiagId::LogNoteIgnored, at, &[("dot", dot), ("note", text), ("aside", a)], None));
     } else {
         notes.push(make(rules, DiagId::LogAside, at, &[("dot", dot), ("note", text)], None));
-        *aside = Some(text.to_string());
+        *aside = Some(Cow::Owned(text.to_string()));
     }
 }
 
+/// The first byte after JSON's insignificant whitespace (space, tab, LF, CR): serde_json reads
+/// no further before refusing a text whose value cannot start there, so the probes below ask it
+/// only about texts that can be what they look for (most heading text is a word or a regex).
+fn json_lead(s: &str) -> Option<u8> {
+    s.bytes().find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+}
+
+/// Whether the text is one JSON value (as `serde_json::from_str` reads it), and that value.
+fn json_value(s: &str) -> Option<serde_json::Value> {
+    if !matches!(json_lead(s), Some(b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n')) {
+        return None;
+    }
+    serde_json::from_str::<serde_json::Value>(s).ok()
+}
+
+/// Whether the text is one JSON object.
+fn is_json_object(s: &str) -> bool {
+    json_lead(s) == Some(b'{') && serde_json::from_str::<serde_json::Value>(s).map(|v| v.is_object()).unwrap_or(false)
+}
+
+/// Whether the text is one JSON array of objects.
 fn is_json_array(block: &str) -> bool {
-    matches!(serde_json::from_str::<serde_json::Value>(block), Ok(serde_json::Value::Array(a)) if a.iter().all(|v| v.is_object()))
+    json_lead(block) == Some(b'[') && matches!(serde_json::from_str::<serde_json::Value>(block), Ok(serde_json::Value::Array(a)) if a.iter().all(|v| v.is_object()))
 }
 
 /// The body text, as the operation's body kind holds it.
@@ -685,7 +709,7 @@ fn executor<'a>(ctx: &Ctx<'a, '_>, named: Named, name: &str, h: &mut Heading<'a>
     }
     Ok(Statement {
         head: Head::Runtime(name.to_string()),
-        aside: h.aside.clone(),
+        aside: h.aside.take(),
         target,
         metadata: metadata_of(&sel),
         line_marker: lm,
@@ -742,7 +766,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
     // Each selection's option blocks, with `pattern` lifted (§matcher-option).
     let mut lifted: Vec<Lifted> = lend(&ctx.scratch.lifted);
     for sel in &h.sels {
-        lifted.push(if o.shape == Shape::Plain { (metadata_of(sel), None) } else { lift_pattern(ctx, sel, name, position)? });
+        lifted.push(lift(ctx, o, sel, name, position)?);
     }
     let all_patterned = !lifted.is_empty() && lifted.iter().all(|(_, p)| p.is_some());
 
@@ -760,7 +784,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
         // The text may have added a block (a peeled or bare option object): read them again.
         lifted.clear();
         for sel in &h.sels {
-            lifted.push(if o.shape == Shape::Plain { (metadata_of(sel), None) } else { lift_pattern(ctx, sel, name, position)? });
+            lifted.push(lift(ctx, o, sel, name, position)?);
         }
     }
 
@@ -792,7 +816,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
         let mut it = sels.into_iter();
         out.push(Item::Statement(Statement {
             head,
-            aside: h.aside.clone(),
+            aside: h.aside.take(),
             target: None,
             metadata: None,
             line_marker: None,
@@ -846,7 +870,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
     }
     let no_sel = Sel::default();
     let no_lift: Lifted = (None, None);
-    let mut aside = h.aside.clone();
+    let mut aside = h.aside.take();
     // One head for every statement of a group; the last takes it.
     let mut head = Some(head);
     let count = picks.len();
@@ -892,7 +916,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
                             m = Some(b.trim().to_string());
                         } else if o.body == BodyKind::None && is_comment_only(&b) && aside.is_none() {
                             let t = b.trim();
-                            aside = Some(t[4..t.len() - 3].trim().to_string());
+                            aside = Some(Cow::Owned(t[4..t.len() - 3].trim().to_string()));
                             notes.push(make(rules, DiagId::MisplacedAside, position, &[("op", name)], None));
                         } else if let Some((_, _, first, last)) = body {
                             notes.push(body_unused(ctx, name, o.body == BodyKind::Distillation, first, last, position));
@@ -909,17 +933,17 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
             }
             BodyKind::Message => {
                 if let Some(t) = join_body(inline_body.as_deref(), raw_body) {
-                    let json = serde_json::from_str::<serde_json::Value>(&t).ok();
+                    let json = json_value(&t);
                     body_val = Body::Message { raw: t, json };
                 }
             }
             BodyKind::Matcher => {
                 if let Some(t) = join_body(inline_body.as_deref(), raw_body) {
-                    body_val = Body::Matcher(read_matcher(ctx, &t, position, notes));
+                    body_val = Body::Matcher(Box::new(read_matcher(ctx, &t, position, notes)));
                 }
             }
         }
-        let matcher = if o.shape == Shape::Selection { m.map(|raw| read_matcher(ctx, &raw, position, notes)) } else { None };
+        let matcher = if o.shape == Shape::Selection { m.map(|raw| Box::new(read_matcher(ctx, &raw, position, notes))) } else { None };
         let mut meta = meta.clone();
         if o.duration_metadata {
             // §send-wait-scope: `[seconds]` bounds the park; the smallest valid scalar wins.
@@ -976,7 +1000,7 @@ fn read_text(ctx: &Ctx<'_, '_>, _r: &OpRegion, o: &Operation, name: &str, h: &mu
             } else if !has_target && o.body == BodyKind::Distillation {
                 inline_body(notes, text)
             } else {
-                if serde_json::from_str::<serde_json::Value>(&text).map(|v| v.is_object()).unwrap_or(false) {
+                if is_json_object(&text) {
                     notes.push(make(rules, DiagId::JsonMatcher, position, &[], None));
                 }
                 TextUse::Matcher(text)
@@ -1009,7 +1033,7 @@ fn read_text(ctx: &Ctx<'_, '_>, _r: &OpRegion, o: &Operation, name: &str, h: &mu
             TextUse::Ignored
         }
         InlineText::OptionObjectElseBody => {
-            let is_obj = serde_json::from_str::<serde_json::Value>(&text).map(|v| v.is_object()).unwrap_or(false);
+            let is_obj = is_json_object(&text);
             let needs_target = o.body == BodyKind::Prompt;
             let admits = h.sels.iter().all(|s| s.metas.is_empty()) && (!needs_target || has_target);
             if is_obj && admits {
@@ -1043,6 +1067,18 @@ fn bare_anchor(text: &str) -> Option<String> {
     }
 }
 
+/// A selection's option blocks as the statement carries them, `pattern` lifted unless the
+/// operation's shape is plain; a selection without blocks (most) copies and parses nothing.
+fn lift(ctx: &Ctx<'_, '_>, o: &Operation, sel: &Sel, name: &str, position: Position) -> Result<Lifted, Refusal> {
+    if sel.metas.is_empty() {
+        Ok((None, None))
+    } else if o.shape == Shape::Plain {
+        Ok((metadata_of(sel), None))
+    } else {
+        lift_pattern(ctx, sel, name, position)
+    }
+}
+
 /// Lifts `pattern` from option blocks that parse as arrays of objects (§matcher-option).
 fn lift_pattern(ctx: &Ctx<'_, '_>, sel: &Sel, name: &str, position: Position) -> Result<(Option<Vec<String>>, Option<String>), Refusal> {
     let Some(blocks) = metadata_of(sel) else { return Ok((None, None)) };
@@ -1053,6 +1089,11 @@ fn lift_pattern(ctx: &Ctx<'_, '_>, sel: &Sel, name: &str, position: Position) ->
     let mut lifted = None;
     let mut keep = Vec::new();
     for b in blocks {
+        // Only a block opening with `{` can read as `[{…}, …]`; any other is kept as written.
+        if json_lead(&b) != Some(b'{') {
+            keep.push(b);
+            continue;
+        }
         let arr = format!("[{b}]");
         match serde_json::from_str::<serde_json::Value>(&arr) {
             Ok(serde_json::Value::Array(items)) if items.iter().all(|v| v.is_object()) && lifted.is_none() => {
@@ -1187,7 +1228,7 @@ fn peel(ctx: &Ctx<'_, '_>, o: &Operation, h: &mut Heading, text: &mut String, po
         if h.aside.is_none() && t.ends_with("-->") {
             // `<!-->` opens and closes in the same characters: no aside.
             if let Some((i, inner)) = t.rfind("<!--").and_then(|i| Some((i, t[i + 4..].strip_suffix("-->")?))) {
-                h.aside = Some(inner.trim().to_string());
+                h.aside = Some(Cow::Owned(inner.trim().to_string()));
                 *text = t[..i].to_string();
                 continue;
             }
@@ -1268,6 +1309,27 @@ fn naked_body(b: Option<&str>, min: usize) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The JSON probes (§bare-option-object, §matcher-option, a message body's `json`) ask
+    /// serde_json only about texts whose first significant byte can open what they look for:
+    /// over texts built from JSON pieces and the bytes around them, each answers as serde_json
+    /// alone does.
+    #[test]
+    fn json_probes_answer_as_serde_does() {
+        const PIECES: &[&str] = &["{", "}", "[", "]", "\"", "a", ":", ",", "1", "-", "true", "null", "false", " ", "\t", "\n", "\r", "\u{a0}", "\u{feff}", "/", "e", "."];
+        let serde = |s: &str| serde_json::from_str::<serde_json::Value>(s).ok();
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(20_000).with_max_len(12).for_each(|bytes: &Vec<u8>| {
+            let text: String = bytes.iter().map(|b| PIECES[*b as usize % PIECES.len()]).collect();
+            let full = serde(&text);
+            assert_eq!(json_value(&text), full, "{text:?}");
+            assert_eq!(is_json_object(&text), full.as_ref().is_some_and(|v| v.is_object()), "{text:?}");
+            let array = matches!(&full, Some(serde_json::Value::Array(a)) if a.iter().all(|v| v.is_object()));
+            assert_eq!(is_json_array(&text), array, "{text:?}");
+            // A lone option block lifts only when `[block]` reads as an array of objects.
+            let wrapped = matches!(serde(&format!("[{text}]")), Some(serde_json::Value::Array(a)) if !a.is_empty() && a.iter().all(|v| v.is_object()));
+            assert!(!wrapped || json_lead(&text) == Some(b'{'), "{text:?}");
+        });
+    }
 
     /// §transparent-inline-closer: copying the runs between backticks whole keeps exactly the
     /// characters the one-at-a-time reading keeps, over every sub-range of the line.

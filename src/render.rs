@@ -133,7 +133,7 @@ enum MatcherForm {
 }
 
 /// The forms worth trying for a matcher, preferred first.
-fn matcher_forms(m: &Option<Matcher>, meta: &Option<Vec<String>>, bare_allowed: bool) -> Vec<MatcherForm> {
+fn matcher_forms(m: Option<&Matcher>, meta: &Option<Vec<String>>, bare_allowed: bool) -> Vec<MatcherForm> {
     match m {
         None => vec![MatcherForm::None],
         Some(m) => {
@@ -161,7 +161,7 @@ fn matcher_forms(m: &Option<Matcher>, meta: &Option<Vec<String>>, bare_allowed: 
     }
 }
 
-fn push_matcher(out: &mut String, m: &Option<Matcher>, form: MatcherForm) {
+fn push_matcher(out: &mut String, m: Option<&Matcher>, form: MatcherForm) {
     if let Some(m) = m {
         match form {
             MatcherForm::None | MatcherForm::Body => {}
@@ -185,7 +185,7 @@ fn heading_with(s: &Statement, forms: &[MatcherForm], notation: Option<&str>, me
         for (k, sel) in [&s.source, &s.destination].into_iter().enumerate() {
             if let Some(sel) = sel {
                 push_selection(&mut out, &sel.target, &sel.line_marker, &sel.metadata);
-                push_matcher(&mut out, &sel.matcher, forms.get(k).copied().unwrap_or(MatcherForm::Block));
+                push_matcher(&mut out, sel.matcher.as_ref(), forms.get(k).copied().unwrap_or(MatcherForm::Block));
             }
         }
     } else {
@@ -198,11 +198,11 @@ fn heading_with(s: &Statement, forms: &[MatcherForm], notation: Option<&str>, me
             // Trailing slots peel off the right of a bare matcher (§trailing-slots): the form a
             // targetless heading needs, where a block before the text would lead it.
             push_selection(&mut out, &s.target, &s.line_marker, &None);
-            push_matcher(&mut out, &s.matcher, forms.first().copied().unwrap_or(MatcherForm::Block));
+            push_matcher(&mut out, s.matcher.as_deref(), forms.first().copied().unwrap_or(MatcherForm::Block));
             push_selection(&mut out, &None, &None, &meta);
         } else {
             push_selection(&mut out, &s.target, &s.line_marker, &meta);
-            push_matcher(&mut out, &s.matcher, forms.first().copied().unwrap_or(MatcherForm::Block));
+            push_matcher(&mut out, s.matcher.as_deref(), forms.first().copied().unwrap_or(MatcherForm::Block));
         }
     }
     if let Some(a) = &s.aside {
@@ -240,7 +240,7 @@ fn heading_candidates(s: &Statement) -> Vec<(String, Option<String>)> {
     if s.source.is_some() || s.destination.is_some() {
         // Text after the slots on a transfer heading is ignored (§transfer-resource-selections):
         // an operand's matcher only ever rides an option block.
-        let f = |sel: &Option<Box<Selection>>| sel.as_deref().map(|x| matcher_forms(&x.matcher, &x.metadata, false)).unwrap_or_else(|| vec![MatcherForm::None]);
+        let f = |sel: &Option<Box<Selection>>| sel.as_deref().map(|x| matcher_forms(x.matcher.as_ref(), &x.metadata, false)).unwrap_or_else(|| vec![MatcherForm::None]);
         for a in f(&s.source) {
             for b in f(&s.destination) {
                 for n in asides {
@@ -249,7 +249,7 @@ fn heading_candidates(s: &Statement) -> Vec<(String, Option<String>)> {
             }
         }
     } else {
-        for a in matcher_forms(&s.matcher, &s.metadata, true) {
+        for a in matcher_forms(s.matcher.as_deref(), &s.metadata, true) {
             if a == MatcherForm::Body && !matches!(s.body, Body::Null) {
                 continue;
             }
