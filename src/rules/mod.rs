@@ -378,7 +378,22 @@ mod tests {
             assert_eq!(r.op_index(&format!("{name}S")), None, "extension of {name}");
             assert_eq!(r.op_index(&name.to_ascii_lowercase()), None, "lowercase {name}");
         }
-        for miss in ["", "The", "R", "Z", "é", "READ "] {
+        for miss in ["", "The", "R", "Z", "é", "READ ", "READ\0", "READ\0\0\0\0"] {
+            assert_eq!(r.op_index(miss), None, "{miss:?}");
+        }
+    }
+
+    /// A rule file may name an operation longer than the built-in four letters: two sharing
+    /// their first eight bytes, and their prefixes and extensions, miss each other.
+    #[test]
+    fn op_index_tells_long_names_apart() {
+        let mut tables = Rules::builtin().tables.clone();
+        tables.operations[0].name = "READTHELINES".into();
+        tables.operations[1].name = "READTHELINEZ".into();
+        let r = Rules::from_tables(tables).expect("renamed tables build");
+        assert_eq!(r.op_index("READTHELINES"), Some(0));
+        assert_eq!(r.op_index("READTHELINEZ"), Some(1));
+        for miss in ["READTHEL", "READTHELINE", "READTHELINEQ", "READTHELINESS"] {
             assert_eq!(r.op_index(miss), None, "{miss:?}");
         }
     }
