@@ -146,6 +146,8 @@ struct ScopeTok {
 #[derive(Debug, Default, Clone)]
 struct Sel {
     target: Option<TSrc>,
+    /// What the target's text holds, read once (§path-parentheses); `ANY` for none.
+    marks: target::SlotMarks,
     scopes: Vec<ScopeTok>,
     metas: Vec<String>,
     /// One member of an explicit URI list (§safe-uri-target-groups), replacing the slot text.
@@ -374,7 +376,8 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
                 // scope; a `<` anywhere else in the slot is refused.
                 let mut inner = inner;
                 let mut slot_scope = None;
-                if !arrow {
+                let mut marks = target::SlotMarks::of(&line[inner.0..inner.1]);
+                if !arrow && marks.has_lt() {
                     let t = &line[inner.0..inner.1];
                     if let Some(lt) = crate::scan::find_byte(b'<', t.as_bytes()) {
                         let gt_last = t.ends_with('>') && !t[lt + 1..t.len() - 1].contains('<');
@@ -383,12 +386,13 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
                             slot_scope = Some(ScopeTok { open: s, inner: (s + 1, inner.1 - 1), closed: true, lead: None, bare: false });
                             notes_early.push(make(rules, DiagId::ScopeInTarget, ctx.pos(line_no, s), &[], None));
                             inner = (inner.0, s);
+                            marks = target::SlotMarks::of(&line[inner.0..inner.1]);
                         } else {
                             return Err(Refusal::Error(make(rules, DiagId::UnrecognizedCharInTarget, ctx.pos(line_no, inner.0 + lt), &[("char", "<")], wf())));
                         }
                     }
                 }
-                let mut sel = Sel { target: Some(if arrow { TSrc::Arrow(inner) } else { TSrc::Slot(inner) }), ..Sel::default() };
+                let mut sel = Sel { target: Some(if arrow { TSrc::Arrow(inner) } else { TSrc::Slot(inner) }), marks, ..Sel::default() };
                 if let Some(st) = slot_scope {
                     sel.scopes.push(st);
                 }
@@ -581,14 +585,18 @@ fn target_raw<'a>(h: &Heading<'a>, sel: &Sel) -> Option<Cow<'a, str>> {
         return Some(Cow::Owned(m.clone()));
     }
     match sel.target? {
-        TSrc::Slot(inner) => Some(target::decode_slot(&h.line[inner.0..inner.1])),
+        TSrc::Slot(inner) => Some(target::decode_marked(&h.line[inner.0..inner.1], sel.marks)),
         TSrc::Arrow(inner) => Some(Cow::Borrowed(&h.line[inner.0..inner.1])),
     }
 }
 
 fn read_target<'a>(ctx: &Ctx<'_, '_>, h: &Heading<'a>, sel: &Sel, position: Position) -> Result<Option<Target<'a>>, Refusal> {
     match target_raw(h, sel) {
-        Some(raw) => target::parse_decoded(raw).map(Some).map_err(|_| invalid_uri(ctx, position)),
+        // A group member is not the slot's text: its marks do not hold.
+        Some(raw) => {
+            let marks = if sel.member.is_some() { target::SlotMarks::ANY } else { sel.marks };
+            target::parse_marked(raw, marks).map(Some).map_err(|_| invalid_uri(ctx, position))
+        }
         None => Ok(None),
     }
 }
@@ -857,7 +865,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
     let mut picks: Vec<(Option<usize>, Option<String>)> = lend(&ctx.scratch.picks);
     for (k, sel) in h.sels.iter().enumerate() {
         let members = match (o.operands, sel.target) {
-            (Operands::Group, Some(TSrc::Slot(inner))) if target::may_be_group(&line[inner.0..inner.1]) => target::split_uri_group(&target::decode_slot(&line[inner.0..inner.1])),
+            (Operands::Group, Some(TSrc::Slot(inner))) if sel.marks.may_be_group() => target::split_uri_group(&target::decode_slot(&line[inner.0..inner.1])),
             _ => None,
         };
         match members {

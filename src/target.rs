@@ -282,6 +282,92 @@ pub fn with_channel<'a>(target: &Target<'a>, channel: &str) -> Option<Target<'a>
     }
 }
 
+/// What a slot's raw bytes hold, read once with one table lookup a byte, so that the later
+/// checks on the slot (the escape decoding, the `<` scope, the URI group, the scheme, the `#`
+/// channel) each ask a bit instead of scanning the slot again. A bit that is clear means the
+/// byte is absent; decoding only removes backslashes, so the marks stay true of the decoded text.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SlotMarks(u8);
+
+/// [`SlotMarks::ANY`]: a selection whose slot was never read claims nothing is absent.
+impl Default for SlotMarks {
+    fn default() -> Self {
+        SlotMarks::ANY
+    }
+}
+
+impl SlotMarks {
+    const BACKSLASH: u8 = 1;
+    const LT: u8 = 2;
+    const HASH: u8 = 4;
+    const COLON: u8 = 8;
+    const GROUPISH: u8 = 16;
+    /// Marks that claim every byte: each check then takes its general path.
+    pub const ANY: SlotMarks = SlotMarks(0xff);
+
+    pub fn of(slot: &str) -> SlotMarks {
+        SlotMarks(slot.bytes().fold(0, |m, b| m | MARKS[b as usize]))
+    }
+    pub fn has_lt(self) -> bool {
+        self.0 & Self::LT != 0
+    }
+    /// [`may_be_group`] of the slot.
+    pub fn may_be_group(self) -> bool {
+        self.0 & Self::GROUPISH != 0
+    }
+}
+
+/// The bits [`SlotMarks::of`] sets for each byte.
+static MARKS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        let mut m = 0;
+        if c == b'\\' {
+            m |= SlotMarks::BACKSLASH;
+        }
+        if c == b'<' {
+            m |= SlotMarks::LT;
+        }
+        if c == b'#' {
+            m |= SlotMarks::HASH;
+        }
+        if c == b':' {
+            m |= SlotMarks::COLON;
+        }
+        if GROUPISH[b] {
+            m |= SlotMarks::GROUPISH;
+        }
+        t[b] = m;
+        b += 1;
+    }
+    t
+};
+
+/// [`decode_slot`] of a slot whose [`SlotMarks`] are `marks`: no escape to decode without a
+/// backslash.
+pub fn decode_marked(s: &str, marks: SlotMarks) -> Cow<'_, str> {
+    if marks.0 & SlotMarks::BACKSLASH == 0 {
+        Cow::Borrowed(s)
+    } else {
+        decode_slot(s)
+    }
+}
+
+/// [`parse_decoded`] of a slot's decoded text whose raw [`SlotMarks`] are `marks`: without a
+/// `:` it holds no `scheme://`, and without a `#` a local path has no channel, so a plain path
+/// such as `src/a.rs` is taken as it is.
+pub fn parse_marked(raw: Cow<'_, str>, marks: SlotMarks) -> Result<Target<'_>, InvalidUri> {
+    if marks.0 & (SlotMarks::COLON | SlotMarks::HASH) == 0 {
+        Ok(Target::Local { raw, fragment: None })
+    } else if marks.0 & SlotMarks::COLON == 0 {
+        Ok(local(raw))
+    } else {
+        parse_decoded(raw)
+    }
+}
+
 /// Whether a slot's raw text (escapes not decoded) could hold a URI group: false when it has no
 /// backslash, comma, whitespace or byte beyond ASCII, so that [`split_uri_group`] of its decoded
 /// text is `None`. One byte scan instead of decoding and scanning again.
@@ -476,6 +562,23 @@ mod tests {
             }
         });
         assert!(may_be_group("log:///1 log:///2") && may_be_group("a\u{a0}b") && !may_be_group("log:///1/**"));
+    }
+
+    /// §path-parentheses, §local-path-fragment, §safe-uri-target-groups: the checks that ask
+    /// the slot's marks answer as the scans they replace.
+    #[test]
+    fn path_syntax_slot_marks_agree_with_the_scans() {
+        const ALPHABET: &[&str] = &["a", "src/a.rs", "log:///1", "https://x.io/", ",", " ", "\\", "(", ")", "{", "}", "#", "#x", ":", "://", "<", ">", "\u{a0}", "é", "\t", "*", "%", "["];
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(30_000).with_max_len(8).for_each(|bytes: &Vec<u8>| {
+            let slot: String = bytes.iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()]).collect();
+            let marks = SlotMarks::of(&slot);
+            assert_eq!(marks.may_be_group(), may_be_group(&slot), "{slot:?}");
+            assert_eq!(marks.has_lt(), slot.contains('<'), "{slot:?}");
+            assert_eq!(decode_marked(&slot, marks), decode_slot(&slot), "{slot:?}");
+            assert_eq!(parse_marked(decode_marked(&slot, marks), marks), parse_decoded(decode_slot(&slot)), "{slot:?}");
+            // Marks that claim every byte take the general paths.
+            assert_eq!(parse_marked(decode_marked(&slot, SlotMarks::ANY), SlotMarks::ANY), parse_decoded(decode_slot(&slot)), "{slot:?}");
+        });
     }
 
     #[test]
