@@ -53,7 +53,7 @@ pub fn url_prefix(s: &str) -> Option<usize> {
         return None;
     }
     let mut i = 1;
-    while i < b.len() && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'+' | b'.' | b'-')) {
+    while i < b.len() && SCHEME_BYTE[b[i] as usize] {
         i += 1;
     }
     if b[i..].starts_with(b"://") {
@@ -62,6 +62,18 @@ pub fn url_prefix(s: &str) -> Option<usize> {
         None
     }
 }
+
+/// The bytes after a scheme's first letter: `[a-z0-9+.-]`, either case.
+static SCHEME_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || matches!(c, b'+' | b'.' | b'-');
+        b += 1;
+    }
+    t
+};
 
 const SPECIAL: &[&str] = &["http", "https", "ws", "wss", "ftp", "file"];
 
@@ -122,13 +134,23 @@ const MAX_HOST: usize = 253;
 /// `url` crate's answer. `None` sends the target to [`whatwg_url`].
 fn plain_url(raw: &str, scheme_end: usize) -> Option<UrlTarget<'_>> {
     let scheme = &raw[..scheme_end];
-    if scheme.bytes().any(|b| b.is_ascii_uppercase()) || scheme == "file" {
+    // The lowercase spellings of `SPECIAL`; any other spelling with an uppercase letter is
+    // refused below.
+    let special = match scheme {
+        "http" | "https" | "ws" | "wss" | "ftp" => true,
+        "file" => return None,
+        _ => false,
+    };
+    if scheme.bytes().any(|b| b.is_ascii_uppercase()) {
         return None;
     }
-    let special = SPECIAL.contains(&scheme);
     let rest = &raw[scheme_end + 3..];
-    let (host, path) = match crate::scan::find_byte(b'/', rest.as_bytes()) {
-        Some(i) => (&rest[..i], &rest[i..]),
+    // The host ends at the first byte an opaque host cannot hold: a `/` starts the path, any
+    // other such byte refuses the short-cut (a special host's bytes are a subset, so it too
+    // would refuse it).
+    let (host, path) = match rest.bytes().position(|b| !HOST_KEPT[b as usize]) {
+        Some(i) if rest.as_bytes()[i] == b'/' => (&rest[..i], &rest[i..]),
+        Some(_) => return None,
         None => (rest, ""),
     };
     if special {
@@ -143,16 +165,21 @@ fn plain_url(raw: &str, scheme_end: usize) -> Option<UrlTarget<'_>> {
         if !labels_ok || !last_is_name {
             return None;
         }
-    } else if !host.bytes().all(|b| KEPT[b as usize] && !matches!(b, b':' | b'@' | b'[' | b']')) {
-        // An opaque host holds the path's bytes less the port, userinfo and IPv6 delimiters.
-        return None;
     }
-    let (path, fragment) = match crate::scan::find_byte(b'#', path.as_bytes()) {
-        Some(i) => (&path[..i], Some(&path[i + 1..])),
+    // One scan finds the fragment and checks the path: `#` is not kept, so the first byte
+    // that is not kept either opens the fragment or refuses the short-cut.
+    let (path, fragment) = match path.bytes().position(|b| !KEPT[b as usize]) {
         None => (path, None),
+        Some(i) if path.as_bytes()[i] == b'#' => {
+            let fragment = &path[i + 1..];
+            if !fragment.bytes().all(|b| KEPT[b as usize]) {
+                return None;
+            }
+            (&path[..i], Some(fragment))
+        }
+        Some(_) => return None,
     };
-    let kept = |s: &str| s.bytes().all(|b| KEPT[b as usize]);
-    if !kept(path) || !fragment.map_or(true, kept) || dot_segment(path) {
+    if dot_segment(path) {
         return None;
     }
     Some(UrlTarget {
@@ -179,6 +206,18 @@ static KEPT: [bool; 256] = {
             || matches!(c, b'/' | b'-' | b'.' | b'_' | b'~' | b'*' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'+' | b',' | b';' | b'=' | b':' | b'@' | b'[' | b']');
         b += 1;
     }
+    t
+};
+
+/// The bytes of an opaque host (§path-syntax): the path's bytes less the port, userinfo and
+/// IPv6 delimiters and the `/` that ends it.
+static HOST_KEPT: [bool; 256] = {
+    let mut t = KEPT;
+    t[b':' as usize] = false;
+    t[b'@' as usize] = false;
+    t[b'[' as usize] = false;
+    t[b']' as usize] = false;
+    t[b'/' as usize] = false;
     t
 };
 
