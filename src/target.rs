@@ -608,15 +608,23 @@ mod tests {
     #[test]
     fn path_syntax_slot_marks_agree_with_the_scans() {
         const ALPHABET: &[&str] = &["a", "src/a.rs", "log:///1", "https://x.io/", ",", " ", "\\", "(", ")", "{", "}", "#", "#x", ":", "://", "<", ">", "\u{a0}", "é", "\t", "*", "%", "["];
+        let check = |slot: &str| {
+            let marks = SlotMarks::of(slot);
+            assert_eq!(marks.may_be_group(), may_be_group(slot), "{slot:?}");
+            assert_eq!(marks.has_lt(), slot.contains('<'), "{slot:?}");
+            assert_eq!(decode_marked(slot, marks), decode_slot(slot), "{slot:?}");
+            assert_eq!(parse_marked(decode_marked(slot, marks), marks), parse_decoded(decode_slot(slot)), "{slot:?}");
+            // Marks that claim every byte take the general paths.
+            assert_eq!(parse_marked(decode_marked(slot, SlotMarks::ANY), SlotMarks::ANY), parse_decoded(decode_slot(slot)), "{slot:?}");
+        };
+        // Every slot of up to three pieces, then longer ones at random.
+        let n = ALPHABET.len();
+        for i in 0..n * n * n {
+            check(&[i % n, i / n % n, i / (n * n)].map(|k| ALPHABET[k]).concat());
+        }
         bolero::check!().with_type::<Vec<u8>>().with_iterations(30_000).with_max_len(8).for_each(|bytes: &Vec<u8>| {
             let slot: String = bytes.iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()]).collect();
-            let marks = SlotMarks::of(&slot);
-            assert_eq!(marks.may_be_group(), may_be_group(&slot), "{slot:?}");
-            assert_eq!(marks.has_lt(), slot.contains('<'), "{slot:?}");
-            assert_eq!(decode_marked(&slot, marks), decode_slot(&slot), "{slot:?}");
-            assert_eq!(parse_marked(decode_marked(&slot, marks), marks), parse_decoded(decode_slot(&slot)), "{slot:?}");
-            // Marks that claim every byte take the general paths.
-            assert_eq!(parse_marked(decode_marked(&slot, SlotMarks::ANY), SlotMarks::ANY), parse_decoded(decode_slot(&slot)), "{slot:?}");
+            check(&slot);
         });
     }
 
