@@ -36,8 +36,6 @@ pub struct Scratch {
     segs: std::cell::Cell<Vec<Segment>>,
     lexed: std::cell::Cell<Lexed>,
     sels: std::cell::Cell<Vec<Sel>>,
-    lifted: std::cell::Cell<Vec<Lifted>>,
-    picks: std::cell::Cell<Vec<(Option<usize>, Option<String>)>>,
 }
 
 /// A selection's option blocks with `pattern` lifted out (§matcher-option).
@@ -146,6 +144,8 @@ struct ScopeTok {
 #[derive(Debug, Default, Clone)]
 struct Sel {
     target: Option<TSrc>,
+    /// What the target's text holds, read once (§path-parentheses); `ANY` for none.
+    marks: target::SlotMarks,
     scopes: Vec<ScopeTok>,
     metas: Vec<String>,
     /// One member of an explicit URI list (§safe-uri-target-groups), replacing the slot text.
@@ -374,7 +374,8 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
                 // scope; a `<` anywhere else in the slot is refused.
                 let mut inner = inner;
                 let mut slot_scope = None;
-                if !arrow {
+                let mut marks = target::SlotMarks::of(&line[inner.0..inner.1]);
+                if !arrow && marks.has_lt() {
                     let t = &line[inner.0..inner.1];
                     if let Some(lt) = crate::scan::find_byte(b'<', t.as_bytes()) {
                         let gt_last = t.ends_with('>') && !t[lt + 1..t.len() - 1].contains('<');
@@ -383,12 +384,13 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
                             slot_scope = Some(ScopeTok { open: s, inner: (s + 1, inner.1 - 1), closed: true, lead: None, bare: false });
                             notes_early.push(make(rules, DiagId::ScopeInTarget, ctx.pos(line_no, s), &[], None));
                             inner = (inner.0, s);
+                            marks = target::SlotMarks::of(&line[inner.0..inner.1]);
                         } else {
                             return Err(Refusal::Error(make(rules, DiagId::UnrecognizedCharInTarget, ctx.pos(line_no, inner.0 + lt), &[("char", "<")], wf())));
                         }
                     }
                 }
-                let mut sel = Sel { target: Some(if arrow { TSrc::Arrow(inner) } else { TSrc::Slot(inner) }), ..Sel::default() };
+                let mut sel = Sel { target: Some(if arrow { TSrc::Arrow(inner) } else { TSrc::Slot(inner) }), marks, ..Sel::default() };
                 if let Some(st) = slot_scope {
                     sel.scopes.push(st);
                 }
@@ -581,14 +583,18 @@ fn target_raw<'a>(h: &Heading<'a>, sel: &Sel) -> Option<Cow<'a, str>> {
         return Some(Cow::Owned(m.clone()));
     }
     match sel.target? {
-        TSrc::Slot(inner) => Some(target::decode_slot(&h.line[inner.0..inner.1])),
+        TSrc::Slot(inner) => Some(target::decode_marked(&h.line[inner.0..inner.1], sel.marks)),
         TSrc::Arrow(inner) => Some(Cow::Borrowed(&h.line[inner.0..inner.1])),
     }
 }
 
 fn read_target<'a>(ctx: &Ctx<'_, '_>, h: &Heading<'a>, sel: &Sel, position: Position) -> Result<Option<Target<'a>>, Refusal> {
     match target_raw(h, sel) {
-        Some(raw) => target::parse_decoded(raw).map(Some).map_err(|_| invalid_uri(ctx, position)),
+        // A group member is not the slot's text: its marks do not hold.
+        Some(raw) => {
+            let marks = if sel.member.is_some() { target::SlotMarks::ANY } else { sel.marks };
+            target::parse_marked(raw, marks).map(Some).map_err(|_| invalid_uri(ctx, position))
+        }
         None => Ok(None),
     }
 }
@@ -764,10 +770,8 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
     two_scopes(ctx, h, position, named)?;
 
     // Each selection's option blocks, with `pattern` lifted (§matcher-option).
-    let mut lifted: Vec<Lifted> = lend(&ctx.scratch.lifted);
-    for sel in &h.sels {
-        lifted.push(lift(ctx, o, sel, name, position)?);
-    }
+    let mut lifted: Vec<Lifted> = Vec::new();
+    lift_all(ctx, o, h, name, position, &mut lifted)?;
     let all_patterned = !lifted.is_empty() && lifted.iter().all(|(_, p)| p.is_some());
 
     // The heading's text after the slots (§heading-inline-body, §trailing-slots).
@@ -782,10 +786,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
             text_use = Some(read_text(ctx, r, o, name, h, text, start, position, has_target, all_patterned, notes)?);
         }
         // The text may have added a block (a peeled or bare option object): read them again.
-        lifted.clear();
-        for sel in &h.sels {
-            lifted.push(lift(ctx, o, sel, name, position)?);
-        }
+        lift_all(ctx, o, h, name, position, &mut lifted)?;
     }
 
     let shape = o.shape;
@@ -806,7 +807,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
         for (k, sel) in h.sels.iter().enumerate() {
             let target = read_target(ctx, h, sel, position)?;
             let lm = read_scope(ctx, h, sel, o.scope, name, named, notes).map_err(Refusal::Error)?;
-            let (meta, pat) = lifted[k].clone();
+            let (meta, pat) = lifted.get(k).cloned().unwrap_or_default();
             let matcher = pat.map(|m| read_matcher(ctx, &m, position, notes));
             sels.push(Selection { target, metadata: meta, line_marker: lm, matcher });
         }
@@ -854,39 +855,50 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
     // One statement per selection, named by its index among the heading's (`None`: a heading
     // with none), so no selection is copied; a target group compiles to ordinary statements,
     // one per member (§target-group).
-    let mut picks: Vec<(Option<usize>, Option<String>)> = lend(&ctx.scratch.picks);
-    for (k, sel) in h.sels.iter().enumerate() {
-        let members = match (o.operands, sel.target) {
-            (Operands::Group, Some(TSrc::Slot(inner))) if target::may_be_group(&line[inner.0..inner.1]) => target::split_uri_group(&target::decode_slot(&line[inner.0..inner.1])),
-            _ => None,
-        };
-        match members {
-            Some(list) => picks.extend(list.into_iter().map(|m| (Some(k), Some(m)))),
-            None => picks.push((Some(k), None)),
+    // `picks` is filled only once a slot proves a group: without one (most headings) the
+    // statements are the selections in order, or one without a selection.
+    let mut picks: Vec<(Option<usize>, Option<String>)> = Vec::new();
+    if o.operands == Operands::Group {
+        for (k, sel) in h.sels.iter().enumerate() {
+            let members = match sel.target {
+                Some(TSrc::Slot(inner)) if sel.marks.may_be_group() => target::split_uri_group(&target::decode_slot(&line[inner.0..inner.1])),
+                _ => None,
+            };
+            match members {
+                Some(list) => {
+                    if picks.is_empty() {
+                        picks.extend((0..k).map(|j| (Some(j), None)));
+                    }
+                    picks.extend(list.into_iter().map(|m| (Some(k), Some(m))));
+                }
+                None if !picks.is_empty() => picks.push((Some(k), None)),
+                None => {}
+            }
         }
     }
-    if picks.is_empty() {
-        picks.push((None, None));
-    }
-    let no_sel = Sel::default();
     let no_lift: Lifted = (None, None);
     let mut aside = h.aside.take();
     // One head for every statement of a group; the last takes it.
     let mut head = Some(head);
-    let count = picks.len();
+    let count = if picks.is_empty() { h.sels.len().max(1) } else { picks.len() };
     let mut seconds: Option<f64> = None;
-    for (k, (at, member)) in picks.iter().enumerate() {
+    for k in 0..count {
+        let (at, member) = match picks.get(k) {
+            Some((at, member)) => (*at, member.as_ref()),
+            None if h.sels.is_empty() => (None, None),
+            None => (Some(k), None),
+        };
         let each;
         let sel: &Sel = match (at, member) {
-            (Some(i), None) => &h.sels[*i],
+            (Some(i), None) => &h.sels[i],
             (Some(i), Some(m)) => {
-                each = Sel { member: Some(m.clone()), ..h.sels[*i].clone() };
+                each = Sel { member: Some(m.clone()), ..h.sels[i].clone() };
                 &each
             }
-            (None, _) => &no_sel,
+            (None, _) => &NO_SEL,
         };
         let (meta, pat) = match at {
-            Some(i) => &lifted[*i],
+            Some(i) => lifted.get(i).unwrap_or(&no_lift),
             None => &no_lift,
         };
         let mut target = read_target(ctx, h, sel, position)?;
@@ -969,11 +981,23 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
             position,
         }));
     }
-    // The lent vectors go back (a refusal above simply drops them).
-    picks.clear();
-    ctx.scratch.picks.set(picks);
+    Ok(())
+}
+
+/// The selection of a heading with none.
+static NO_SEL: Sel = Sel { target: None, marks: target::SlotMarks::ANY, scopes: Vec::new(), metas: Vec::new(), member: None };
+
+/// Each selection's option blocks, `pattern` lifted (§matcher-option), into `lifted`; left
+/// empty when no selection has a block (most headings): each then reads `(None, None)`, as
+/// [`lift`] gives for a selection without one.
+fn lift_all(ctx: &Ctx<'_, '_>, o: &Operation, h: &Heading, name: &str, position: Position, lifted: &mut Vec<Lifted>) -> Result<(), Refusal> {
     lifted.clear();
-    ctx.scratch.lifted.set(lifted);
+    if h.sels.iter().all(|s| s.metas.is_empty()) {
+        return Ok(());
+    }
+    for sel in &h.sels {
+        lifted.push(lift(ctx, o, sel, name, position)?);
+    }
     Ok(())
 }
 
@@ -1260,7 +1284,12 @@ fn peel(ctx: &Ctx<'_, '_>, o: &Operation, h: &mut Heading, text: &mut String, po
                     notes.push(make(rules, DiagId::OptionsAfterPattern, position, &[("block", block)], None));
                     let inner = block[1..block.len() - 1].to_string();
                     h.sels[0].metas.push(inner);
-                    lifted[0] = lift_pattern(ctx, &h.sels[0], &o.name, position)?;
+                    let l = lift_pattern(ctx, &h.sels[0], &o.name, position)?;
+                    // `lifted` is empty when no selection had a block before this one.
+                    match lifted.first_mut() {
+                        Some(first) => *first = l,
+                        None => lifted.push(l),
+                    }
                     *text = t[..i].to_string();
                     took_block = true;
                     continue;

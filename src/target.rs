@@ -53,7 +53,7 @@ pub fn url_prefix(s: &str) -> Option<usize> {
         return None;
     }
     let mut i = 1;
-    while i < b.len() && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'+' | b'.' | b'-')) {
+    while i < b.len() && SCHEME_BYTE[b[i] as usize] {
         i += 1;
     }
     if b[i..].starts_with(b"://") {
@@ -62,6 +62,18 @@ pub fn url_prefix(s: &str) -> Option<usize> {
         None
     }
 }
+
+/// The bytes after a scheme's first letter: `[a-z0-9+.-]`, either case.
+static SCHEME_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || matches!(c, b'+' | b'.' | b'-');
+        b += 1;
+    }
+    t
+};
 
 const SPECIAL: &[&str] = &["http", "https", "ws", "wss", "ftp", "file"];
 
@@ -122,13 +134,23 @@ const MAX_HOST: usize = 253;
 /// `url` crate's answer. `None` sends the target to [`whatwg_url`].
 fn plain_url(raw: &str, scheme_end: usize) -> Option<UrlTarget<'_>> {
     let scheme = &raw[..scheme_end];
-    if scheme.bytes().any(|b| b.is_ascii_uppercase()) || scheme == "file" {
+    // The lowercase spellings of `SPECIAL`; any other spelling with an uppercase letter is
+    // refused below.
+    let special = match scheme {
+        "http" | "https" | "ws" | "wss" | "ftp" => true,
+        "file" => return None,
+        _ => false,
+    };
+    if scheme.bytes().any(|b| b.is_ascii_uppercase()) {
         return None;
     }
-    let special = SPECIAL.contains(&scheme);
     let rest = &raw[scheme_end + 3..];
-    let (host, path) = match crate::scan::find_byte(b'/', rest.as_bytes()) {
-        Some(i) => (&rest[..i], &rest[i..]),
+    // The host ends at the first byte an opaque host cannot hold: a `/` starts the path, any
+    // other such byte refuses the short-cut (a special host's bytes are a subset, so it too
+    // would refuse it).
+    let (host, path) = match rest.bytes().position(|b| !HOST_KEPT[b as usize]) {
+        Some(i) if rest.as_bytes()[i] == b'/' => (&rest[..i], &rest[i..]),
+        Some(_) => return None,
         None => (rest, ""),
     };
     if special {
@@ -143,16 +165,21 @@ fn plain_url(raw: &str, scheme_end: usize) -> Option<UrlTarget<'_>> {
         if !labels_ok || !last_is_name {
             return None;
         }
-    } else if !host.bytes().all(|b| KEPT[b as usize] && !matches!(b, b':' | b'@' | b'[' | b']')) {
-        // An opaque host holds the path's bytes less the port, userinfo and IPv6 delimiters.
-        return None;
     }
-    let (path, fragment) = match crate::scan::find_byte(b'#', path.as_bytes()) {
-        Some(i) => (&path[..i], Some(&path[i + 1..])),
+    // One scan finds the fragment and checks the path: `#` is not kept, so the first byte
+    // that is not kept either opens the fragment or refuses the short-cut.
+    let (path, fragment) = match path.bytes().position(|b| !KEPT[b as usize]) {
         None => (path, None),
+        Some(i) if path.as_bytes()[i] == b'#' => {
+            let fragment = &path[i + 1..];
+            if !fragment.bytes().all(|b| KEPT[b as usize]) {
+                return None;
+            }
+            (&path[..i], Some(fragment))
+        }
+        Some(_) => return None,
     };
-    let kept = |s: &str| s.bytes().all(|b| KEPT[b as usize]);
-    if !kept(path) || !fragment.map_or(true, kept) || dot_segment(path) {
+    if dot_segment(path) {
         return None;
     }
     Some(UrlTarget {
@@ -179,6 +206,18 @@ static KEPT: [bool; 256] = {
             || matches!(c, b'/' | b'-' | b'.' | b'_' | b'~' | b'*' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'+' | b',' | b';' | b'=' | b':' | b'@' | b'[' | b']');
         b += 1;
     }
+    t
+};
+
+/// The bytes of an opaque host (§path-syntax): the path's bytes less the port, userinfo and
+/// IPv6 delimiters and the `/` that ends it.
+static HOST_KEPT: [bool; 256] = {
+    let mut t = KEPT;
+    t[b':' as usize] = false;
+    t[b'@' as usize] = false;
+    t[b'[' as usize] = false;
+    t[b']' as usize] = false;
+    t[b'/' as usize] = false;
     t
 };
 
@@ -279,6 +318,92 @@ pub fn with_channel<'a>(target: &Target<'a>, channel: &str) -> Option<Target<'a>
         Target::Local { raw, fragment: None } => Some(Target::Local { raw: raw.clone(), fragment: Some(Cow::Owned(channel.to_string())) }),
         Target::Url(u) if u.fragment.is_none() => parse(&format!("{}#{channel}", u.raw)).ok().map(Target::into_owned),
         _ => None,
+    }
+}
+
+/// What a slot's raw bytes hold, read once with one table lookup a byte, so that the later
+/// checks on the slot (the escape decoding, the `<` scope, the URI group, the scheme, the `#`
+/// channel) each ask a bit instead of scanning the slot again. A bit that is clear means the
+/// byte is absent; decoding only removes backslashes, so the marks stay true of the decoded text.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SlotMarks(u8);
+
+/// [`SlotMarks::ANY`]: a selection whose slot was never read claims nothing is absent.
+impl Default for SlotMarks {
+    fn default() -> Self {
+        SlotMarks::ANY
+    }
+}
+
+impl SlotMarks {
+    const BACKSLASH: u8 = 1;
+    const LT: u8 = 2;
+    const HASH: u8 = 4;
+    const COLON: u8 = 8;
+    const GROUPISH: u8 = 16;
+    /// Marks that claim every byte: each check then takes its general path.
+    pub const ANY: SlotMarks = SlotMarks(0xff);
+
+    pub fn of(slot: &str) -> SlotMarks {
+        SlotMarks(slot.bytes().fold(0, |m, b| m | MARKS[b as usize]))
+    }
+    pub fn has_lt(self) -> bool {
+        self.0 & Self::LT != 0
+    }
+    /// [`may_be_group`] of the slot.
+    pub fn may_be_group(self) -> bool {
+        self.0 & Self::GROUPISH != 0
+    }
+}
+
+/// The bits [`SlotMarks::of`] sets for each byte.
+static MARKS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        let mut m = 0;
+        if c == b'\\' {
+            m |= SlotMarks::BACKSLASH;
+        }
+        if c == b'<' {
+            m |= SlotMarks::LT;
+        }
+        if c == b'#' {
+            m |= SlotMarks::HASH;
+        }
+        if c == b':' {
+            m |= SlotMarks::COLON;
+        }
+        if GROUPISH[b] {
+            m |= SlotMarks::GROUPISH;
+        }
+        t[b] = m;
+        b += 1;
+    }
+    t
+};
+
+/// [`decode_slot`] of a slot whose [`SlotMarks`] are `marks`: no escape to decode without a
+/// backslash.
+pub fn decode_marked(s: &str, marks: SlotMarks) -> Cow<'_, str> {
+    if marks.0 & SlotMarks::BACKSLASH == 0 {
+        Cow::Borrowed(s)
+    } else {
+        decode_slot(s)
+    }
+}
+
+/// [`parse_decoded`] of a slot's decoded text whose raw [`SlotMarks`] are `marks`: without a
+/// `:` it holds no `scheme://`, and without a `#` a local path has no channel, so a plain path
+/// such as `src/a.rs` is taken as it is.
+pub fn parse_marked(raw: Cow<'_, str>, marks: SlotMarks) -> Result<Target<'_>, InvalidUri> {
+    if marks.0 & (SlotMarks::COLON | SlotMarks::HASH) == 0 {
+        Ok(Target::Local { raw, fragment: None })
+    } else if marks.0 & SlotMarks::COLON == 0 {
+        Ok(local(raw))
+    } else {
+        parse_decoded(raw)
     }
 }
 
@@ -476,6 +601,31 @@ mod tests {
             }
         });
         assert!(may_be_group("log:///1 log:///2") && may_be_group("a\u{a0}b") && !may_be_group("log:///1/**"));
+    }
+
+    /// §path-parentheses, §local-path-fragment, §safe-uri-target-groups: the checks that ask
+    /// the slot's marks answer as the scans they replace.
+    #[test]
+    fn path_syntax_slot_marks_agree_with_the_scans() {
+        const ALPHABET: &[&str] = &["a", "src/a.rs", "log:///1", "https://x.io/", ",", " ", "\\", "(", ")", "{", "}", "#", "#x", ":", "://", "<", ">", "\u{a0}", "é", "\t", "*", "%", "["];
+        let check = |slot: &str| {
+            let marks = SlotMarks::of(slot);
+            assert_eq!(marks.may_be_group(), may_be_group(slot), "{slot:?}");
+            assert_eq!(marks.has_lt(), slot.contains('<'), "{slot:?}");
+            assert_eq!(decode_marked(slot, marks), decode_slot(slot), "{slot:?}");
+            assert_eq!(parse_marked(decode_marked(slot, marks), marks), parse_decoded(decode_slot(slot)), "{slot:?}");
+            // Marks that claim every byte take the general paths.
+            assert_eq!(parse_marked(decode_marked(slot, SlotMarks::ANY), SlotMarks::ANY), parse_decoded(decode_slot(slot)), "{slot:?}");
+        };
+        // Every slot of up to three pieces, then longer ones at random.
+        let n = ALPHABET.len();
+        for i in 0..n * n * n {
+            check(&[i % n, i / n % n, i / (n * n)].map(|k| ALPHABET[k]).concat());
+        }
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(30_000).with_max_len(8).for_each(|bytes: &Vec<u8>| {
+            let slot: String = bytes.iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()]).collect();
+            check(&slot);
+        });
     }
 
     #[test]
