@@ -97,15 +97,14 @@ pub fn run<'a>(input: &'a str, options: &ParseOptions, entry: Entry) -> ParseRes
     let has_statement = |r: &ParseResult| r.items.iter().any(|i| matches!(i, Item::Statement(_)));
     if !has_statement(&result) && result.unparsed_tail.is_none() {
         // §native-tool-calls: only an emission that yields no operation is read.
-        let reading = native::read(input, rules, &registry);
-        if let Some(text) = reading.rewritten {
-            let again = run_once(&text, rules, &registry, entry).into_owned();
-            if has_statement(&again) {
-                return again;
-            }
-        }
-        if let Some(receipt) = reading.receipt {
-            push_receipt(input, rules, &mut result, receipt);
+        let reading = native::read_then(input, rules, &registry, |text| {
+            let again = run_once(text, rules, &registry, entry).into_owned();
+            has_statement(&again).then_some(again)
+        });
+        match reading {
+            Ok(again) => return again,
+            Err(Some(receipt)) => push_receipt(input, rules, &mut result, receipt),
+            Err(None) => {}
         }
     } else if entry == Entry::Parse {
         // §native-tool-call-receipt: the first native block left in outside text beside real

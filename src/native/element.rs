@@ -43,13 +43,18 @@ pub(crate) fn tag_name_at(s: &str, lt: usize, closing: bool, prefixes: &[String]
         return None;
     }
     let p = lt + open.len();
+    // Most prefixes and names differ from the text at their first byte: that test stays inline.
+    let lead_is = |w: &str, at: usize| match w.as_bytes().first() {
+        Some(c) => s.as_bytes().get(at).map(|t| t.eq_ignore_ascii_case(c)).unwrap_or(false),
+        None => true,
+    };
     for pre in prefixes {
-        if !starts_with_ci(s, p, pre) {
+        if !lead_is(pre, p) || !starts_with_ci(s, p, pre) {
             continue;
         }
         let q = p + pre.len();
         for n in names {
-            if starts_with_ci(s, q, n) && boundary(s, q + n.len()) {
+            if lead_is(n, q) && starts_with_ci(s, q, n) && boundary(s, q + n.len()) {
                 return Some((q, q + n.len()));
             }
         }
@@ -147,8 +152,11 @@ impl<'a> Lts<'a> {
                 continue;
             }
             let q = p + pre.len();
+            // Most names differ from the text at their first byte: that test stays inline.
+            let first = self.s.as_bytes().get(q).map(u8::to_ascii_lowercase);
             for n in names {
-                if starts_with_ci(self.s, q, n) && boundary(self.s, q + n.len()) {
+                let lead = n.as_bytes().first().map(u8::to_ascii_lowercase);
+                if lead.map(|c| Some(c) == first).unwrap_or(true) && starts_with_ci(self.s, q, n) && boundary(self.s, q + n.len()) {
                     return Some((q, q + n.len()));
                 }
             }
@@ -623,4 +631,66 @@ fn call(s: &str, at: usize, name: (usize, usize), tag: Option<Tag>, bound: usize
     }
     c.name = name.unwrap_or_default();
     Some((c, end, next_call))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `tag_name_at` as it read before the inline first-byte tests (kept to check them).
+    fn tag_name_at_plain(s: &str, lt: usize, closing: bool, prefixes: &[String], names: &[String]) -> Option<(usize, usize)> {
+        let open = if closing { "</" } else { "<" };
+        if !s[lt..].starts_with(open) {
+            return None;
+        }
+        let p = lt + open.len();
+        for pre in prefixes {
+            if !starts_with_ci(s, p, pre) {
+                continue;
+            }
+            let q = p + pre.len();
+            for n in names {
+                if starts_with_ci(s, q, n) && boundary(s, q + n.len()) {
+                    return Some((q, q + n.len()));
+                }
+            }
+        }
+        None
+    }
+
+    /// §native-tool-calls: an element's name read with the first-byte short-cuts (`tag_name_at`,
+    /// and the marks' `Lts::name`) is the name the plain comparison reads, at every `<`, for
+    /// prefixes and names in any case, the empty prefix included.
+    #[test]
+    fn native_tool_calls_first_byte_tests_agree_with_the_plain_comparison() {
+        const PIECES: &[&str] = &["<", "</", "<｜DSML｜", "</｜dsml｜", "<|DSML|", "｜DSML｜ ", " ", ">", "invoke", "INVOKE", "<inv", "calls", "Calls_x", "<parameter", "<p", "é", "\n", "="];
+        let prefixes: Vec<String> = ["｜DSML｜ ", "｜DSML｜", "|dsml|", ""].iter().map(|s| s.to_string()).collect();
+        let lists: Vec<Vec<String>> = vec![
+            vec!["calls".into(), "invoke".into()],
+            vec!["parameter".into()],
+            vec!["INVOKE".into(), "p".into()],
+        ];
+        let mut hits = 0;
+        let mut check = |s: &str| {
+            let mut lts = Lts::new(s, 0, s.len(), &prefixes).unwrap();
+            while lts.grow() {}
+            for a in memchr::memchr_iter(b'<', s.as_bytes()) {
+                for names in &lists {
+                    for closing in [false, true] {
+                        let want = tag_name_at_plain(s, a, closing, &prefixes, names);
+                        hits += want.is_some() as usize;
+                        assert_eq!(tag_name_at(s, a, closing, &prefixes, names), want, "{s:?} {a} {closing}");
+                        let bits = lts.marks.iter().find(|m| m.0 == a).map(|m| if closing { m.2 } else { m.1 }).unwrap_or(0);
+                        assert_eq!(lts.name(a, closing, bits, names), want, "marks: {s:?} {a} {closing}");
+                    }
+                }
+            }
+        };
+        check("<｜DSML｜ invoke name=\"x\"></｜dsml｜INVOKE ><calls><p>");
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(3_000).with_max_len(10).for_each(|bytes: &Vec<u8>| {
+            let s: String = bytes.iter().map(|b| PIECES[*b as usize % PIECES.len()]).collect();
+            check(&s);
+        });
+        assert!(hits > 50, "the inputs name elements ({hits})");
+    }
 }

@@ -129,26 +129,47 @@ pub fn read(input: &str, rules: &Rules, registry: &Registry) -> NativeReading {
     compile::with(rules, |c| {
         let Some(params) = c.params.as_ref() else { return NativeReading::default() };
         let ctx = Ctx { c, rules, registry, params, json_unclosed: Default::default(), closes: text::Closes::new(input) };
-        let found = scan(&ctx, input, 0, input.len(), usize::MAX);
-        let Some(first) = found.first() else { return NativeReading::default() };
-        let receipt = Some(receipt_of(&ctx, input, first));
-        let mut mapped = Vec::new();
-        for b in &found {
-            if !b.readable {
-                return NativeReading { rewritten: None, receipt };
-            }
-            for i in 0..b.calls.len() {
-                match b.mapped(&ctx, i).into_owned() {
-                    Ok(m) => mapped.push(m),
-                    Err(_) => return NativeReading { rewritten: None, receipt },
-                }
-            }
-        }
-        if mapped.is_empty() {
-            return NativeReading { rewritten: None, receipt };
-        }
-        NativeReading { rewritten: Some(rewrite(input, &found, &mapped)), receipt }
+        let (rewritten, first) = reading(&ctx, input);
+        NativeReading { rewritten, receipt: first.map(|b| receipt_of(&ctx, input, &b)) }
     })
+}
+
+/// [`read`] for a caller that keeps the rewritten emission when `accept` takes it (gives
+/// `Some`): the receipt is built only when it is not (no rewrite, or `accept` refused it), as
+/// `run` throws it away otherwise. `Err` carries the receipt [`read`] would give.
+pub fn read_then<T>(input: &str, rules: &Rules, registry: &Registry, accept: impl FnOnce(&str) -> Option<T>) -> Result<T, Option<Receipt>> {
+    compile::with(rules, |c| {
+        let Some(params) = c.params.as_ref() else { return Err(None) };
+        let ctx = Ctx { c, rules, registry, params, json_unclosed: Default::default(), closes: text::Closes::new(input) };
+        let (rewritten, first) = reading(&ctx, input);
+        if let Some(got) = rewritten.and_then(|text| accept(&text)) {
+            return Ok(got);
+        }
+        Err(first.map(|b| receipt_of(&ctx, input, &b)))
+    })
+}
+
+/// The rewritten emission (when every block reads and every call maps, and there is a call),
+/// and the first block found, which draws the receipt.
+fn reading(ctx: &Ctx, input: &str) -> (Option<String>, Option<Found>) {
+    let mut found = scan(ctx, input, 0, input.len(), usize::MAX);
+    if found.is_empty() {
+        return (None, None);
+    }
+    // In order, every block readable and every call mapped; the map results stay kept in each
+    // block (the receipt reads them) until all are known to map.
+    let all = found.iter_mut().all(|b| b.readable && b.map_all(ctx));
+    let mut rewritten = None;
+    if all {
+        let mut mapped = Vec::new();
+        for b in &mut found {
+            mapped.extend(std::mem::take(&mut b.mapped).into_iter().filter_map(Result::ok));
+        }
+        if !mapped.is_empty() {
+            rewritten = Some(rewrite(input, &found, &mapped));
+        }
+    }
+    (rewritten, found.into_iter().next())
 }
 
 /// The receipt of the first native block that opens inside one of `spans` (byte ranges of
@@ -610,6 +631,32 @@ mod tests {
             let s: String = bytes.iter().map(|b| PIECES[*b as usize % PIECES.len()]).collect();
             check(&s);
         });
+    }
+
+    /// §native-tool-call-receipt: `read_then` hands `accept` the rewrite `read` gives, and when
+    /// `accept` refuses it (or there is none) gives `read`'s receipt.
+    #[test]
+    fn native_tool_calls_read_then_agrees_with_read() {
+        let rules = Rules::builtin();
+        let registry = Registry::new(rules, None);
+        let mut rewritten = 0;
+        for s in SAMPLES {
+            let r = read(s, rules, &registry);
+            rewritten += r.rewritten.is_some() as usize;
+            let mut seen = None;
+            let refused: Result<(), _> = read_then(s, rules, &registry, |t| {
+                seen = Some(t.to_string());
+                None
+            });
+            assert_eq!(seen, r.rewritten, "{s}");
+            assert_eq!(refused, Err(r.receipt.clone()), "{s}");
+            let taken = read_then(s, rules, &registry, |t| Some(t.to_string()));
+            match &r.rewritten {
+                Some(t) => assert_eq!(taken.as_ref(), Ok(t), "{s}"),
+                None => assert_eq!(taken, Err(r.receipt), "{s}"),
+            }
+        }
+        assert!(rewritten > 2, "the samples rewrite ({rewritten})");
     }
 
     /// The kept map results are what mapping each call again gives, and a receipt drawn from
