@@ -657,23 +657,39 @@ impl<'r> Pairer<'r> {
         let mut best_c: Option<Closed> = None;
         let mut best_c_plain: Option<Closed> = None;
         let mut best_r: Option<Closed> = None;
-        for (is_c, list) in [(true, &self.complete), (false, &self.repaired)] {
-            for cand in list {
-                let (cost, runon) = cfg.closed_at_eof(cand);
-                let closed = (cost, runon, cand.unrun, cand.hist);
-                let complete = is_c && cfg.is_complete(&cost);
-                // Keys compared position by position, stopping at the first difference.
-                let better = |b: &Option<Closed>| b.as_ref().map_or(true, |b| cfg.key_less(&cost, &b.0, complete));
-                if complete {
-                    if better(&best_c) {
-                        best_c = Some(closed);
-                    }
-                    if !runon && better(&best_c_plain) {
-                        best_c_plain = Some(closed);
-                    }
-                } else if better(&best_r) {
-                    best_r = Some(closed);
+        // Settled, the best repaired reading is weighed only when it can matter: when the best
+        // complete reading runs on, or there is none (then a second pass meets every reading
+        // in the same order, so it picks the one a single pass picks).
+        let lazy = self.settle;
+        for weigh_r in [!lazy, true] {
+            for (is_c, list) in [(true, &self.complete), (false, &self.repaired)] {
+                if !weigh_r && !is_c {
+                    continue;
                 }
+                for cand in list {
+                    let (cost, runon) = cfg.closed_at_eof(cand);
+                    let closed = (cost, runon, cand.unrun, cand.hist);
+                    let complete = is_c && cfg.is_complete(&cost);
+                    // Keys compared position by position, stopping at the first difference.
+                    let better = |b: &Option<Closed>| b.as_ref().map_or(true, |b| cfg.key_less(&cost, &b.0, complete));
+                    if complete {
+                        if weigh_r && lazy {
+                            // Weighed in the first pass.
+                        } else {
+                            if better(&best_c) {
+                                best_c = Some(closed);
+                            }
+                            if !runon && better(&best_c_plain) {
+                                best_c_plain = Some(closed);
+                            }
+                        }
+                    } else if weigh_r && better(&best_r) {
+                        best_r = Some(closed);
+                    }
+                }
+            }
+            if weigh_r || best_c.map_or(false, |c| !c.1) {
+                break;
             }
         }
         // §message-run-on: a run to the end never costs an operation; when the reading that
