@@ -657,23 +657,39 @@ impl<'r> Pairer<'r> {
         let mut best_c: Option<Closed> = None;
         let mut best_c_plain: Option<Closed> = None;
         let mut best_r: Option<Closed> = None;
-        for (is_c, list) in [(true, &self.complete), (false, &self.repaired)] {
-            for cand in list {
-                let (cost, runon) = cfg.closed_at_eof(cand);
-                let closed = (cost, runon, cand.unrun, cand.hist);
-                let complete = is_c && cfg.is_complete(&cost);
-                // Keys compared position by position, stopping at the first difference.
-                let better = |b: &Option<Closed>| b.as_ref().map_or(true, |b| cfg.key_less(&cost, &b.0, complete));
-                if complete {
-                    if better(&best_c) {
-                        best_c = Some(closed);
-                    }
-                    if !runon && better(&best_c_plain) {
-                        best_c_plain = Some(closed);
-                    }
-                } else if better(&best_r) {
-                    best_r = Some(closed);
+        // Settled, the best repaired reading is weighed only when it can matter: when the best
+        // complete reading runs on, or there is none (then a second pass meets every reading
+        // in the same order, so it picks the one a single pass picks).
+        let lazy = self.settle;
+        for weigh_r in [!lazy, true] {
+            for (is_c, list) in [(true, &self.complete), (false, &self.repaired)] {
+                if !weigh_r && !is_c {
+                    continue;
                 }
+                for cand in list {
+                    let (cost, runon) = cfg.closed_at_eof(cand);
+                    let closed = (cost, runon, cand.unrun, cand.hist);
+                    let complete = is_c && cfg.is_complete(&cost);
+                    // Keys compared position by position, stopping at the first difference.
+                    let better = |b: &Option<Closed>| b.as_ref().map_or(true, |b| cfg.key_less(&cost, &b.0, complete));
+                    if complete {
+                        if weigh_r && lazy {
+                            // Weighed in the first pass.
+                        } else {
+                            if better(&best_c) {
+                                best_c = Some(closed);
+                            }
+                            if !runon && better(&best_c_plain) {
+                                best_c_plain = Some(closed);
+                            }
+                        }
+                    } else if weigh_r && better(&best_r) {
+                        best_r = Some(closed);
+                    }
+                }
+            }
+            if weigh_r || best_c.map_or(false, |c| !c.1) {
+                break;
             }
         }
         // §message-run-on: a run to the end never costs an operation; when the reading that
@@ -995,25 +1011,21 @@ impl<'r> Cfg<'r> {
                 // literal example at a heading, §pairing-objective).
                 let may_end = !prose_exec && !(naked && op.flags & F_LITERAL != 0);
                 if may_end {
-                    let (mv, w, frame) = self.root_heading(named, compact, open_width, Move::EndByHeading);
-                    out.emit(cand, mv, w, |c| {
-                        while c.stack.len > 0 {
-                            let f = c.stack.pop();
-                            if f.kind() == K_OP {
-                                if f.flags & F_BODY_REPAIR != 0 && f.content() {
-                                    self.add(&mut c.cost, PairEvent::BodyUnderBodyless);
-                                }
-                                if f.flags & F_NAKED == 0 {
-                                    self.add(&mut c.cost, PairEvent::SuppliedCloser);
-                                }
-                            } else {
-                                self.add(&mut c.cost, PairEvent::SuppliedCloser);
+                    // The cost is known before the reading is built: a doomed one is not built.
+                    let cost = self.end_cost(cand);
+                    let w = if compact { 0 } else { open_width };
+                    if out.doomed_end(&cost) {
+                        out.skip(cand, Move::EndByHeading, w);
+                    } else {
+                        let (mv, w, frame) = self.root_heading(named, compact, open_width, Move::EndByHeading);
+                        out.emit(cand, mv, w, |c| {
+                            c.stack.len = 0;
+                            c.cost = cost;
+                            if !compact {
+                                c.stack.push(frame);
                             }
-                        }
-                        if !compact {
-                            c.stack.push(frame);
-                        }
-                    });
+                        });
+                    }
                 }
                 // 3. The heading is a literal example the block holds.
                 if depth_ok || compact {
@@ -1065,6 +1077,26 @@ impl<'r> Cfg<'r> {
     fn enclosed(&self, stack: &Stack, op: &Frame, width: u32) -> bool {
         let top = stack.top().unwrap();
         width < op.width as u32 || (top.kind() == K_NESTED && top.holder > 0 && width <= top.holder as u32)
+    }
+
+    /// The cost of `cand` once a heading ends every block it holds open (`Move::EndByHeading`):
+    /// a supplied closer for each, but a naked block's, and a body under a bodyless operation.
+    #[inline]
+    fn end_cost(&self, cand: &Cand) -> Cost {
+        let mut cost = cand.cost;
+        for f in &cand.stack.frames[..cand.stack.len as usize] {
+            if f.kind() == K_OP {
+                if f.flags & F_BODY_REPAIR != 0 && f.content() {
+                    self.add(&mut cost, PairEvent::BodyUnderBodyless);
+                }
+                if f.flags & F_NAKED == 0 {
+                    self.add(&mut cost, PairEvent::SuppliedCloser);
+                }
+            } else {
+                self.add(&mut cost, PairEvent::SuppliedCloser);
+            }
+        }
+        cost
     }
 
     /// The operation's block closes (a body under a bodyless operation is a repair).
@@ -1145,6 +1177,13 @@ fn weigh(row: &[u16; MAX_COUNTERS], cost: &Cost) -> u64 {
 /// makes it from the parent. A reading is a large value: the sink builds it once, in place.
 trait Sink {
     fn emit(&mut self, cand: &Cand, mv: Move, width: u32, edit: impl FnOnce(&mut Cand));
+    /// Whether a `Move::EndByHeading` reading of this cost is dropped as made
+    /// (`Pairer::doomed_end`): then it is only recorded, never built.
+    fn doomed_end(&self, _cost: &Cost) -> bool {
+        false
+    }
+    /// A reading made and dropped at once: only its history node is kept.
+    fn skip(&mut self, _cand: &Cand, _mv: Move, _width: u32) {}
 }
 
 /// The successors of one fence line, merged into the next lists as they are made.
@@ -1174,14 +1213,22 @@ impl Sink for Successors<'_, '_> {
         let nc = &mut list[n];
         edit(nc);
         nc.hist = id;
-        if self.doomed_end && mv == Move::EndByHeading && !(self.is_c && self.cfg.is_complete(&nc.cost)) {
-            list.truncate(n);
-        } else if self.is_c && !self.cfg.is_complete(&nc.cost) {
+        if self.is_c && !self.cfg.is_complete(&nc.cost) {
             let nc = list.pop().unwrap();
             self.cfg.merge(self.next_r, &nc, false);
         } else {
             self.cfg.merge_last(list, self.is_c);
         }
+    }
+
+    #[inline(always)]
+    fn doomed_end(&self, cost: &Cost) -> bool {
+        self.doomed_end && !(self.is_c && self.cfg.is_complete(cost))
+    }
+
+    #[inline(always)]
+    fn skip(&mut self, cand: &Cand, mv: Move, width: u32) {
+        self.nodes.push(Node { parent: cand.hist, line: self.line, mv, width });
     }
 }
 
