@@ -134,16 +134,11 @@ const MAX_HOST: usize = 253;
 /// `url` crate's answer. `None` sends the target to [`whatwg_url`].
 fn plain_url(raw: &str, scheme_end: usize) -> Option<UrlTarget<'_>> {
     let scheme = &raw[..scheme_end];
-    // The lowercase spellings of `SPECIAL`; any other spelling with an uppercase letter is
-    // refused below.
-    let special = match scheme {
-        "http" | "https" | "ws" | "wss" | "ftp" => true,
-        "file" => return None,
-        _ => false,
-    };
-    if scheme.bytes().any(|b| b.is_ascii_uppercase()) {
+    // A spelling with an uppercase letter, and `file` (its host rules differ), go the long way.
+    if scheme == "file" || scheme.bytes().any(|b| b.is_ascii_uppercase()) {
         return None;
     }
+    let special = SPECIAL.contains(&scheme);
     let rest = &raw[scheme_end + 3..];
     // The host ends at the first byte an opaque host cannot hold: a `/` starts the path, any
     // other such byte refuses the short-cut (a special host's bytes are a subset, so it too

@@ -769,24 +769,11 @@ impl<'r> Cfg<'r> {
         false
     }
 
-    /// Keeps one reading per block stack: the cheaper, or on a tie the one met first. Keys are
-    /// computed only here and in `prune`, where two readings are compared: a reading is copied
-    /// several times per fence line, so it carries no key of its own.
-    fn merge(&self, list: &mut Vec<Cand>, nc: &Cand, complete: bool) {
-        for existing in list.iter_mut() {
-            if existing.stack == nc.stack {
-                // Equal costs key equally, and a tie keeps the reading met first.
-                if nc.cost != existing.cost && self.key_less(&nc.cost, &existing.cost, complete) {
-                    *existing = *nc;
-                }
-                return;
-            }
-        }
-        list.push(*nc);
-    }
-
-    /// [`Cfg::merge`] for a reading already built at the end of `list`: it stays there unless an
-    /// earlier reading holds its stack.
+    /// Keeps one reading per block stack, for the reading just built at the end of `list`: it
+    /// stays there unless an earlier reading holds its stack, and then the cheaper of the two is
+    /// kept (equal costs key equally, and a tie keeps the reading met first). Keys are computed
+    /// only here and in `prune`, where two readings are compared: a reading is copied several
+    /// times per fence line, so it carries no key of its own.
     #[inline]
     fn merge_last(&self, list: &mut Vec<Cand>, complete: bool) {
         let n = list.len() - 1;
@@ -1215,7 +1202,8 @@ impl Sink for Successors<'_, '_> {
         nc.hist = id;
         if self.is_c && !self.cfg.is_complete(&nc.cost) {
             let nc = list.pop().unwrap();
-            self.cfg.merge(self.next_r, &nc, false);
+            self.next_r.push(nc);
+            self.cfg.merge_last(self.next_r, false);
         } else {
             self.cfg.merge_last(list, self.is_c);
         }
