@@ -153,6 +153,20 @@ fn main() {
     println!("| pulldown-cmark (events) | {peer:.1} | 1.00x |");
     println!("| memchr newline pass | {floor:.1} | {:.2}x |", floor / peer);
 
+    // Where the gap lies: short turns pay the per-parse and per-statement costs, long ones the
+    // per-byte costs.
+    println!();
+    println!("the same inputs by size");
+    println!("| inputs | count | bytes | plurnk-parser MB/s | pulldown-cmark MB/s | ratio |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for (name, short) in [("under 1 KB", true), ("1 KB and over", false)] {
+        let set: Vec<&str> = inputs.iter().copied().filter(|i| (i.len() < 1024) == short).collect();
+        let ours = throughput(&set, secs, plurnk);
+        let peer = throughput(&set, secs, pulldown);
+        let bytes: usize = set.iter().map(|s| s.len()).sum();
+        println!("| {name} | {} | {bytes} | {ours:.1} | {peer:.1} | {:.2}x |", set.len(), ours / peer);
+    }
+
     let prose_text = prose(1_000_000);
     let one = [prose_text.as_str()];
     let r = plurnk_parser::parse(&prose_text, &ParseOptions::default());
