@@ -16,6 +16,7 @@
 //! stretch of genuinely ambiguous fences, and is capped at `HISTORY_CAP` nodes beyond which the
 //! best reading is committed early.
 
+mod clean;
 pub mod regions;
 
 use crate::rules::{Rules, PAIR_EVENTS};
@@ -292,6 +293,7 @@ pub struct Buffers {
     repaired: Vec<Cand>,
     next_c: Vec<Cand>,
     next_r: Vec<Cand>,
+    held: Vec<PLine>,
 }
 
 /// What the search reads but never changes: the rule set and its bounds. Kept apart from the
@@ -322,6 +324,9 @@ pub struct Pairer<'r> {
     /// Whether the settled short-cuts run, at a top-level opener and with one reading left at the
     /// end (off only where a test compares them with the full search).
     settle: bool,
+    /// A clean turn so far (`clean`): its lines are held, not searched.
+    clean: clean::Clean,
+    held: Vec<PLine>,
 }
 
 impl<'r> Pairer<'r> {
@@ -340,6 +345,7 @@ impl<'r> Pairer<'r> {
         bufs.repaired.clear();
         bufs.next_c.clear();
         bufs.next_r.clear();
+        bufs.held.clear();
         Pairer {
             cfg: Cfg {
                 rules,
@@ -358,11 +364,25 @@ impl<'r> Pairer<'r> {
             stats: Stats::default(),
             gc_at: GC_FLOOR,
             settle: true,
+            // The clean short-cut is proven for the built-in rule set only.
+            clean: clean::Clean::new(std::ptr::eq(rules, Rules::builtin())),
+            held: bufs.held,
         }
     }
 
     /// Feeds one fence line. Text lines between fence lines are implied by the line numbers.
     pub fn feed(&mut self, pl: &PLine) {
+        if self.clean.live {
+            if self.hold_clean(pl) {
+                return;
+            }
+            self.leave_clean();
+        }
+        self.feed_search(pl);
+    }
+
+    /// [`Pairer::feed`], through the search.
+    fn feed_search(&mut self, pl: &PLine) {
         if self.settle && self.feed_settled_root(pl) {
             return;
         }
@@ -625,6 +645,9 @@ impl<'r> Pairer<'r> {
 
     /// Finishes the search, handing back its buffers with the chosen moves in `committed`.
     pub fn finish_into(mut self) -> (Buffers, Stats) {
+        if self.clean.live && !self.finish_clean() {
+            self.leave_clean();
+        }
         let chosen = match (self.settle, self.complete.len(), self.repaired.len()) {
             // One reading left (every turn whose fences pair one way): it is the choice, whatever
             // closing it costs, with nothing to weigh it against (§message-run-on compares it
@@ -645,6 +668,7 @@ impl<'r> Pairer<'r> {
             repaired: self.repaired,
             next_c: self.next_c,
             next_r: self.next_r,
+            held: self.held,
         };
         (bufs, self.stats)
     }
@@ -1245,6 +1269,8 @@ pub fn pair(rules: &Rules, facts: &[OpFacts], plines: &[PLine]) -> Choices {
 /// [`pair`], with the search's observed bounds.
 pub fn pair_with_stats(rules: &Rules, facts: &[OpFacts], plines: &[PLine]) -> (Choices, Stats) {
     let mut p = Pairer::new(rules, facts);
+    // The observed bounds are the search's: the clean short-cut would hide them.
+    p.clean.live = false;
     for pl in plines {
         p.feed(pl);
     }
@@ -1373,6 +1399,7 @@ mod tests {
                 let run = |settle: bool| {
                     let mut p = Pairer::new(rules, &rules.facts);
                     p.settle = settle;
+                    p.clean.live = false;
                     let (mut taken, mut ends) = (0, 0);
                     for pl in &plines {
                         let settled = p.complete.iter().chain(&p.repaired).map(|c| c.stack.len).collect::<Vec<_>>() == [0];
@@ -1397,5 +1424,72 @@ mod tests {
             assert!(single_ends > 300, "the sequences ended with one reading too rarely ({single_ends})");
             assert!(doomed > 150, "the sequences met doomed heading ends too rarely ({doomed})");
         }
+    }
+    /// Turns close to the clean shape (`clean`): headings of every kind of operation and of an
+    /// executor, each followed by a bare closer, mostly at one width, with text or none between
+    /// them; now and then a width, the closer's character, a compact heading, a missing or an
+    /// extra fence breaks the shape, and some turns run past `max_candidates` pairs.
+    fn near_clean_turns(rules: &Rules, seed: u64, count: usize) -> Vec<Vec<PLine>> {
+        let ops = rules.facts.len();
+        let mut draw = sequence(seed);
+        let mut next = |n: u64| draw(n) as u32;
+        let mut turns = Vec::new();
+        for _ in 0..count {
+            let width = [3, 4, 4, 5][next(4) as usize];
+            let pairs = if next(8) == 0 { 10 + next(12) } else { 1 + next(5) };
+            let mut line = next(3);
+            let mut plines = Vec::new();
+            for _ in 0..pairs {
+                let named = if next(6) == 0 { Named::Exec(0) } else { Named::Op(next(ops as u64) as usize) };
+                let odd = |n: &mut dyn FnMut(u64) -> u32| n(40) == 0;
+                let hw = if odd(&mut next) { width + 1 } else if odd(&mut next) { width - 1 } else { width };
+                let ow = if odd(&mut next) { hw + 3 } else { hw };
+                let compact = odd(&mut next);
+                plines.push(PLine { line, at: 0, ch: b'`', width: hw, kind: PKind::Heading { named, compact, open_width: ow }, forgotten: None, orphan: false });
+                line += 1 + next(3);
+                if odd(&mut next) {
+                    continue;
+                }
+                let bw = if odd(&mut next) { width + 1 } else if odd(&mut next) { width - 1 } else { width };
+                let ch = if odd(&mut next) { b'~' } else { b'`' };
+                let forgotten = odd(&mut next).then_some(named);
+                let orphan = odd(&mut next);
+                plines.push(PLine { line, at: 0, ch, width: bw, kind: PKind::Bare, forgotten, orphan });
+                line += 1 + next(3);
+                if odd(&mut next) {
+                    plines.push(PLine { line, at: 0, ch: b'`', width, kind: PKind::Bare, forgotten: None, orphan: false });
+                    line += 1 + next(2);
+                }
+            }
+            turns.push(plines);
+        }
+        turns
+    }
+
+    /// The clean short-cut (`clean`) makes the choices the full search makes, over near-clean
+    /// turns and over `random_turns` (§pairing-algorithm), and is taken often enough to matter.
+    #[test]
+    fn pairing_algorithm_clean_turn_agrees_with_the_full_search() {
+        let rules = Rules::builtin();
+        let mut turns = near_clean_turns(rules, 0x2545_f491_4f6c_dd1d, 6_000);
+        turns.extend(random_turns(rules, 0x5851_f42d_4c95_7f2d, 2_000));
+        turns.push(Vec::new());
+        let mut taken = 0;
+        for plines in turns {
+            let run = |clean: bool| {
+                let mut p = Pairer::new(rules, &rules.facts);
+                p.clean.live = clean;
+                for pl in &plines {
+                    p.feed(pl);
+                }
+                let took = p.clean.live && p.clean.ready();
+                (p.finish(), took)
+            };
+            let (fast, took) = run(true);
+            let (full, _) = run(false);
+            assert_eq!(fast, full, "{plines:?}");
+            taken += usize::from(took);
+        }
+        assert!(taken > 1_500, "the turns were clean too rarely ({taken})");
     }
 }
