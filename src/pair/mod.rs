@@ -1283,7 +1283,7 @@ mod tests {
 
     /// A fixed linear congruential sequence: `draw(n)` is the next number below `n`, the same
     /// on every run.
-    fn sequence(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    pub(super) fn sequence(mut seed: u64) -> impl FnMut(u64) -> u64 {
         move |n| {
             seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
             (seed >> 33) % n
@@ -1337,7 +1337,7 @@ mod tests {
     /// body-repair operations and of executors, compact and wide ones, bare, aside, labeled,
     /// naked, unfenced, forgotten-tag and orphan fences, both fence characters), with and without
     /// text lines between them, the same on every run.
-    fn random_turns(rules: &Rules, seed: u64, count: usize) -> Vec<Vec<PLine>> {
+    pub(super) fn random_turns(rules: &Rules, seed: u64, count: usize) -> Vec<Vec<PLine>> {
         let ops = rules.facts.len();
         let pick = |f: fn(&OpFacts) -> bool| (0..ops).find(|&i| f(&rules.facts[i])).expect("an operation with the fact");
         let named = [
@@ -1424,72 +1424,5 @@ mod tests {
             assert!(single_ends > 300, "the sequences ended with one reading too rarely ({single_ends})");
             assert!(doomed > 150, "the sequences met doomed heading ends too rarely ({doomed})");
         }
-    }
-    /// Turns close to the clean shape (`clean`): headings of every kind of operation and of an
-    /// executor, each followed by a bare closer, mostly at one width, with text or none between
-    /// them; now and then a width, the closer's character, a compact heading, a missing or an
-    /// extra fence breaks the shape, and some turns run past `max_candidates` pairs.
-    fn near_clean_turns(rules: &Rules, seed: u64, count: usize) -> Vec<Vec<PLine>> {
-        let ops = rules.facts.len();
-        let mut draw = sequence(seed);
-        let mut next = |n: u64| draw(n) as u32;
-        let mut turns = Vec::new();
-        for _ in 0..count {
-            let width = [3, 4, 4, 5][next(4) as usize];
-            let pairs = if next(8) == 0 { 10 + next(12) } else { 1 + next(5) };
-            let mut line = next(3);
-            let mut plines = Vec::new();
-            for _ in 0..pairs {
-                let named = if next(6) == 0 { Named::Exec(0) } else { Named::Op(next(ops as u64) as usize) };
-                let odd = |n: &mut dyn FnMut(u64) -> u32| n(40) == 0;
-                let hw = if odd(&mut next) { width + 1 } else if odd(&mut next) { width - 1 } else { width };
-                let ow = if odd(&mut next) { hw + 3 } else { hw };
-                let compact = odd(&mut next);
-                plines.push(PLine { line, at: 0, ch: b'`', width: hw, kind: PKind::Heading { named, compact, open_width: ow }, forgotten: None, orphan: false });
-                line += 1 + next(3);
-                if odd(&mut next) {
-                    continue;
-                }
-                let bw = if odd(&mut next) { width + 1 } else if odd(&mut next) { width - 1 } else { width };
-                let ch = if odd(&mut next) { b'~' } else { b'`' };
-                let forgotten = odd(&mut next).then_some(named);
-                let orphan = odd(&mut next);
-                plines.push(PLine { line, at: 0, ch, width: bw, kind: PKind::Bare, forgotten, orphan });
-                line += 1 + next(3);
-                if odd(&mut next) {
-                    plines.push(PLine { line, at: 0, ch: b'`', width, kind: PKind::Bare, forgotten: None, orphan: false });
-                    line += 1 + next(2);
-                }
-            }
-            turns.push(plines);
-        }
-        turns
-    }
-
-    /// The clean short-cut (`clean`) makes the choices the full search makes, over near-clean
-    /// turns and over `random_turns` (§pairing-algorithm), and is taken often enough to matter.
-    #[test]
-    fn pairing_algorithm_clean_turn_agrees_with_the_full_search() {
-        let rules = Rules::builtin();
-        let mut turns = near_clean_turns(rules, 0x2545_f491_4f6c_dd1d, 6_000);
-        turns.extend(random_turns(rules, 0x5851_f42d_4c95_7f2d, 2_000));
-        turns.push(Vec::new());
-        let mut taken = 0;
-        for plines in turns {
-            let run = |clean: bool| {
-                let mut p = Pairer::new(rules, &rules.facts);
-                p.clean.live = clean;
-                for pl in &plines {
-                    p.feed(pl);
-                }
-                let took = p.clean.live && p.clean.ready();
-                (p.finish(), took)
-            };
-            let (fast, took) = run(true);
-            let (full, _) = run(false);
-            assert_eq!(fast, full, "{plines:?}");
-            taken += usize::from(took);
-        }
-        assert!(taken > 1_500, "the turns were clean too rarely ({taken})");
     }
 }
