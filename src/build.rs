@@ -995,11 +995,18 @@ static NO_SEL: Sel = Sel { target: None, marks: target::SlotMarks::ANY, scopes: 
 /// Each selection's option blocks, `pattern` lifted (§matcher-option), into `lifted`; left
 /// empty when no selection has a block (most headings): each then reads `(None, None)`, as
 /// [`lift`] gives for a selection without one.
+/// The check stays inline (every statement makes it twice); the lifting is out of line.
+#[inline]
 fn lift_all(ctx: &Ctx<'_, '_>, o: &Operation, h: &Heading, name: &str, position: Position, lifted: &mut Vec<Lifted>) -> Result<(), Refusal> {
     lifted.clear();
     if h.sels.iter().all(|s| s.metas.is_empty()) {
         return Ok(());
     }
+    lift_each(ctx, o, h, name, position, lifted)
+}
+
+#[inline(never)]
+fn lift_each(ctx: &Ctx<'_, '_>, o: &Operation, h: &Heading, name: &str, position: Position, lifted: &mut Vec<Lifted>) -> Result<(), Refusal> {
     for sel in &h.sels {
         lifted.push(lift(ctx, o, sel, name, position)?);
     }
