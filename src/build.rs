@@ -1178,10 +1178,14 @@ fn read_matcher(ctx: &Ctx<'_, '_>, raw: String, position: Position, notes: &mut 
     m
 }
 
+#[cold]
+#[inline(never)]
 fn invalid_uri(ctx: &Ctx<'_, '_>, position: Position) -> Refusal {
     Refusal::Error(make(ctx.rules, DiagId::InvalidUri, position, &[], Some(ctx.text(DiagId::InvalidUriRecovery))))
 }
 
+#[cold]
+#[inline(never)]
 fn body_unused(ctx: &Ctx<'_, '_>, name: &str, kill: bool, first: u32, last: u32, position: Position) -> ParseError {
     let rules = ctx.rules;
     let subject = rules.text(if kill { DiagId::BodyUnusedSubjectKill } else { DiagId::BodyUnusedSubject }, &[("op", name)]);
