@@ -69,13 +69,12 @@ impl<'a, 'c> Ctx<'a, 'c> {
         let t = self.line_text(line);
         Position { line: line + 1, column: columns(&t[..byte.min(t.len())]) }
     }
+    #[cold]
+    #[inline(never)]
     fn working_form(&self, named: Named) -> String {
         match named {
-            Named::Op(i) => self.rules.text_by_name(&self.rules.op(i).working_form, &[]),
-            Named::Exec(e) => {
-                let name = &self.cls.registry.names[e];
-                self.rules.text_by_name(&self.rules.tables.executors.working_form, &[("executor", name)])
-            }
+            Named::Op(i) => self.rules.op_working_form(i),
+            Named::Exec(e) => self.rules.exec_working_form(&self.cls.registry.names[e]),
         }
     }
     fn name_of(&self, named: Named) -> &str {
@@ -781,7 +780,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
         if matches!(o.inline_text, InlineText::Matcher | InlineText::SigilMatcherElseBody) {
             peel(ctx, o, h, &mut text, position, notes, &mut lifted)?;
         }
-        let text = text.trim_end().to_string();
+        text.truncate(text.trim_end().len());
         if !text.is_empty() {
             text_use = Some(read_text(ctx, r, o, name, h, text, start, position, has_target, all_patterned, notes)?);
         }
@@ -808,7 +807,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
             let target = read_target(ctx, h, sel, position)?;
             let lm = read_scope(ctx, h, sel, o.scope, name, named, notes).map_err(Refusal::Error)?;
             let (meta, pat) = lifted.get(k).cloned().unwrap_or_default();
-            let matcher = pat.map(|m| read_matcher(ctx, &m, position, notes));
+            let matcher = pat.map(|m| read_matcher(ctx, m, position, notes));
             sels.push(Selection { target, metadata: meta, line_marker: lm, matcher });
         }
         if let (Some(_), Some((_, _, first, last))) = (raw_body, body) {
@@ -831,7 +830,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
         return Ok(());
     }
 
-    let (text_matcher, inline_body) = match text_use {
+    let (mut text_matcher, inline_body) = match text_use {
         Some(TextUse::Matcher(m)) => (Some(m), None),
         Some(TextUse::Body(b)) => (None, Some(b)),
         Some(TextUse::Ignored) | None => (None, None),
@@ -903,10 +902,16 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
         };
         let mut target = read_target(ctx, h, sel, position)?;
         let lm = if scope_dropped { None } else { read_scope(ctx, h, sel, o.scope, name, named, notes).map_err(Refusal::Error)? };
-        let mut m = pat.clone().or_else(|| text_matcher.clone());
+        // The last statement takes the heading's matcher; earlier ones (a group's) copy it.
+        let mut m = match pat {
+            Some(p) => Some(p.clone()),
+            None if k + 1 == count => text_matcher.take(),
+            None => text_matcher.clone(),
+        };
         // §naked-pattern: `#name` alone after a target that names no channel is its channel.
         if pat.is_none() && o.inline_text == InlineText::Matcher {
-            if let (Some(t), Some(tok)) = (&target, text_matcher.as_deref().and_then(target::channel_token)) {
+            // Without a `pattern`, `m` is the heading's matcher.
+            if let (Some(t), Some(tok)) = (&target, m.as_deref().and_then(target::channel_token)) {
                 if let Some(with) = target::with_channel(t, tok) {
                     target = Some(with);
                     m = None;
@@ -951,11 +956,11 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
             }
             BodyKind::Matcher => {
                 if let Some(t) = join_body(inline_body.as_deref(), raw_body) {
-                    body_val = Body::Matcher(Box::new(read_matcher(ctx, &t, position, notes)));
+                    body_val = Body::Matcher(Box::new(read_matcher(ctx, t.into_owned(), position, notes)));
                 }
             }
         }
-        let matcher = if o.shape == Shape::Selection { m.map(|raw| Box::new(read_matcher(ctx, &raw, position, notes))) } else { None };
+        let matcher = if o.shape == Shape::Selection { m.map(|raw| Box::new(read_matcher(ctx, raw, position, notes))) } else { None };
         let mut meta = meta.clone();
         if o.duration_metadata {
             // §send-wait-scope: `[seconds]` bounds the park; the smallest valid scalar wins.
@@ -990,11 +995,18 @@ static NO_SEL: Sel = Sel { target: None, marks: target::SlotMarks::ANY, scopes: 
 /// Each selection's option blocks, `pattern` lifted (§matcher-option), into `lifted`; left
 /// empty when no selection has a block (most headings): each then reads `(None, None)`, as
 /// [`lift`] gives for a selection without one.
+/// The check stays inline (every statement makes it twice); the lifting is out of line.
+#[inline]
 fn lift_all(ctx: &Ctx<'_, '_>, o: &Operation, h: &Heading, name: &str, position: Position, lifted: &mut Vec<Lifted>) -> Result<(), Refusal> {
     lifted.clear();
     if h.sels.iter().all(|s| s.metas.is_empty()) {
         return Ok(());
     }
+    lift_each(ctx, o, h, name, position, lifted)
+}
+
+#[inline(never)]
+fn lift_each(ctx: &Ctx<'_, '_>, o: &Operation, h: &Heading, name: &str, position: Position, lifted: &mut Vec<Lifted>) -> Result<(), Refusal> {
     for sel in &h.sels {
         lifted.push(lift(ctx, o, sel, name, position)?);
     }
@@ -1155,8 +1167,8 @@ fn lift_pattern(ctx: &Ctx<'_, '_>, sel: &Sel, name: &str, position: Position) ->
 }
 
 /// Reads a matcher and positions its advisories after the statement (§matcher-prefix-claims).
-fn read_matcher(ctx: &Ctx<'_, '_>, raw: &str, position: Position, notes: &mut Vec<ParseError>) -> Matcher {
-    let (m, found) = matcher::read(ctx.rules, raw);
+fn read_matcher(ctx: &Ctx<'_, '_>, raw: String, position: Position, notes: &mut Vec<ParseError>) -> Matcher {
+    let (m, found) = matcher::read_owned(ctx.rules, raw);
     for n in found {
         let args: Vec<(&str, &str)> = n.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
         if !notes.iter().any(|e| e.message == ctx.rules.text(n.id, &args)) {
@@ -1166,10 +1178,14 @@ fn read_matcher(ctx: &Ctx<'_, '_>, raw: &str, position: Position, notes: &mut Ve
     m
 }
 
+#[cold]
+#[inline(never)]
 fn invalid_uri(ctx: &Ctx<'_, '_>, position: Position) -> Refusal {
     Refusal::Error(make(ctx.rules, DiagId::InvalidUri, position, &[], Some(ctx.text(DiagId::InvalidUriRecovery))))
 }
 
+#[cold]
+#[inline(never)]
 fn body_unused(ctx: &Ctx<'_, '_>, name: &str, kill: bool, first: u32, last: u32, position: Position) -> ParseError {
     let rules = ctx.rules;
     let subject = rules.text(if kill { DiagId::BodyUnusedSubjectKill } else { DiagId::BodyUnusedSubject }, &[("op", name)]);

@@ -33,10 +33,20 @@ impl MatcherNote {
 /// Reads one matcher string. An unreadable matcher carries no advisories: the refusal is the
 /// one fact about it (§error-shape).
 pub fn read(rules: &Rules, raw: &str) -> (Matcher, Vec<MatcherNote>) {
+    read_owned(rules, raw.to_string())
+}
+
+/// [`read`] of a string the caller owns: the matcher keeps it as its `raw` rather than a copy.
+pub fn read_owned(rules: &Rules, raw: String) -> (Matcher, Vec<MatcherNote>) {
     let mut notes = Vec::new();
-    let m = classify(rules, raw, &mut notes);
-    if matches!(m, Matcher::Unreadable { .. }) {
-        notes.clear();
+    // Every reading leaves `raw` empty (no allocation); the written text moves in here.
+    let mut m = classify(rules, &raw, &mut notes);
+    match &mut m {
+        Matcher::Regex { raw: r, .. } | Matcher::Other { raw: r, .. } => *r = raw,
+        Matcher::Unreadable { raw: r, .. } => {
+            *r = raw;
+            notes.clear();
+        }
     }
     (m, notes)
 }
@@ -45,20 +55,20 @@ fn classify(rules: &Rules, raw: &str, notes: &mut Vec<MatcherNote>) -> Matcher {
     // §pattern-body-single-line: refused before dialect classification.
     if raw.contains('\n') {
         let count = raw.split('\n').count().to_string();
-        return unreadable(rules, raw, rules.text(DiagId::MatcherMultiline, &[("count", &count)]), DiagId::MatcherMultilineRecovery);
+        return unreadable(rules, rules.text(DiagId::MatcherMultiline, &[("count", &count)]), DiagId::MatcherMultilineRecovery);
     }
     let b = raw.as_bytes();
     // XPath is classified before regex because its prefix is two slashes.
     if b.starts_with(b"//") {
         return match xpath::check(raw) {
-            Ok(()) => other("xpath", raw),
+            Ok(()) => other("xpath"),
             Err(e) => {
                 let error = match e {
                     xpath::Error::Char(c) => rules.text(DiagId::MatcherXpathUnexpectedChar, &[("char", &c.to_string())]),
                     xpath::Error::Literal(l) => rules.text(DiagId::MatcherXpathUnterminatedLiteral, &[("literal", &l)]),
                     xpath::Error::Parse => rules.text(DiagId::MatcherXpathParseError, &[]),
                 };
-                unreadable(rules, raw, rules.text(DiagId::MatcherXpathNative, &[("error", &error)]), DiagId::MatcherXpathRecovery)
+                unreadable(rules, rules.text(DiagId::MatcherXpathNative, &[("error", &error)]), DiagId::MatcherXpathRecovery)
             }
         };
     }
@@ -66,34 +76,35 @@ fn classify(rules: &Rules, raw: &str, notes: &mut Vec<MatcherNote>) -> Matcher {
         Some(b'/') => slash_regex(rules, raw, notes),
         Some(b'^') => anchored(rules, raw, notes),
         Some(b'$') => match jsonpath::check(raw) {
-            Ok(()) => other("jsonpath", raw),
+            Ok(()) => other("jsonpath"),
             Err(e) => {
                 let message = match e.id {
                     Some(id) => rules.text(id, &[("token", e.token.as_deref().unwrap_or(""))]),
                     None => e.engine.unwrap_or_default(),
                 };
                 let error = rules.text(DiagId::MatcherJsonpathLocated, &[("message", &message), ("query", raw), ("index", &e.index.to_string())]);
-                unreadable(rules, raw, rules.text(DiagId::MatcherJsonpathNative, &[("error", &error)]), DiagId::MatcherJsonpathRecovery)
+                unreadable(rules, rules.text(DiagId::MatcherJsonpathNative, &[("error", &error)]), DiagId::MatcherJsonpathRecovery)
             }
         },
-        Some(b'~') => other("fts", raw),
+        Some(b'~') => other("fts"),
         Some(b'&') => {
             if graph_shape(raw) {
-                other("graph", raw)
+                other("graph")
             } else {
-                unreadable(rules, raw, rules.text(DiagId::MatcherGraph, &[]), DiagId::MatcherGraphRecovery)
+                unreadable(rules, rules.text(DiagId::MatcherGraph, &[]), DiagId::MatcherGraphRecovery)
             }
         }
-        _ => other("glob", raw),
+        _ => other("glob"),
     }
 }
 
-fn other(dialect: &'static str, raw: &str) -> Matcher {
-    Matcher::Other { dialect, raw: raw.to_string() }
+fn other(dialect: &'static str) -> Matcher {
+    Matcher::Other { dialect, raw: String::new() }
 }
 
-fn unreadable(rules: &Rules, raw: &str, message: String, recovery: DiagId) -> Matcher {
-    Matcher::Unreadable { raw: raw.to_string(), message, recovery: rules.text(recovery, &[]) }
+#[cold]
+fn unreadable(rules: &Rules, message: String, recovery: DiagId) -> Matcher {
+    Matcher::Unreadable { raw: String::new(), message, recovery: rules.text(recovery, &[]) }
 }
 
 /// `&symbol`, `&<symbol` or `&>symbol`: a direction and one non-whitespace symbol.
@@ -144,7 +155,7 @@ fn slash_regex(rules: &Rules, raw: &str, notes: &mut Vec<MatcherNote>) -> Matche
     let t = raw.trim_end();
     if t == "/" {
         // §unclosed-regex: a bare `/` has no pattern to read.
-        return unreadable(rules, raw, rules.text(DiagId::MatcherBareSlash, &[]), DiagId::MatcherBareSlashRecovery);
+        return unreadable(rules, rules.text(DiagId::MatcherBareSlash, &[]), DiagId::MatcherBareSlashRecovery);
     }
     let Some((start, end)) = split_regex(t) else {
         // §unclosed-regex: the whole rest is the pattern, with no flags.
@@ -153,7 +164,7 @@ fn slash_regex(rules: &Rules, raw: &str, notes: &mut Vec<MatcherNote>) -> Matche
             Ok(()) => {
                 notes.push(MatcherNote::new(DiagId::MatcherUnclosedRegex, &[("raw", t)]));
                 notes.extend(read.notes);
-                Matcher::Regex { raw: raw.to_string(), pattern: read.pattern, flags: read.flags }
+                Matcher::Regex { raw: String::new(), pattern: read.pattern, flags: read.flags }
             }
             Err(reason) => native(rules, raw, &read.pattern, &read.flags, &reason),
         };
@@ -164,7 +175,7 @@ fn slash_regex(rules: &Rules, raw: &str, notes: &mut Vec<MatcherNote>) -> Matche
     // §regex-sed-range: `/a/,/b/`, `/a/,+N` (a comma right after the closing slash and its flags).
     let after_flags = rest.trim_start_matches(|c: char| c.is_ascii_alphabetic());
     if after_flags.trim_start().starts_with(',') {
-        return unreadable(rules, raw, rules.text(DiagId::MatcherSedRange, &[]), DiagId::MatcherRegexRecovery);
+        return unreadable(rules, rules.text(DiagId::MatcherSedRange, &[]), DiagId::MatcherRegexRecovery);
     }
 
     // The flags run to the first horizontal whitespace; what follows is trailing text.
@@ -184,7 +195,7 @@ fn slash_regex(rules: &Rules, raw: &str, notes: &mut Vec<MatcherNote>) -> Matche
     }
     if !valid_flags(flags) {
         let error = rules.text(DiagId::MatcherV8Flags, &[("flags", flags)]);
-        return unreadable(rules, raw, rules.text(DiagId::MatcherRegexFlags, &[("error", &error), ("raw", raw)]), DiagId::MatcherRegexRecovery);
+        return unreadable(rules, rules.text(DiagId::MatcherRegexFlags, &[("error", &error), ("raw", raw)]), DiagId::MatcherRegexRecovery);
     }
 
     let mut read = readings(source, flags);
@@ -202,13 +213,13 @@ fn slash_regex(rules: &Rules, raw: &str, notes: &mut Vec<MatcherNote>) -> Matche
     }
     // §regex-trailing-text: a valid prefix followed by whitespace and more text.
     if !trailing.is_empty() {
-        return unreadable(rules, raw, rules.text(DiagId::MatcherTrailingText, &[]), DiagId::MatcherTrailingTextRecovery);
+        return unreadable(rules, rules.text(DiagId::MatcherTrailingText, &[]), DiagId::MatcherTrailingTextRecovery);
     }
     if let Some(written) = dash {
         notes.push(MatcherNote::new(DiagId::MatcherDashFlags, &[("written", written), ("flags", flags)]));
     }
     notes.extend(read.notes);
-    Matcher::Regex { raw: raw.to_string(), pattern: read.pattern, flags: read.flags }
+    Matcher::Regex { raw: String::new(), pattern: read.pattern, flags: read.flags }
 }
 
 /// `^pattern`: the whole text is the pattern, with no flags but lifted inline ones (§naked-pattern).
@@ -217,19 +228,20 @@ fn anchored(rules: &Rules, raw: &str, notes: &mut Vec<MatcherNote>) -> Matcher {
     match compile(&read.pattern, &read.flags) {
         Ok(()) => {
             notes.extend(read.notes);
-            Matcher::Regex { raw: raw.to_string(), pattern: read.pattern, flags: read.flags }
+            Matcher::Regex { raw: String::new(), pattern: read.pattern, flags: read.flags }
         }
         Err(reason) => {
             let error = rules.text(DiagId::MatcherV8Source, &[("pattern", &read.pattern), ("flags", &read.flags), ("reason", &reason.text(rules))]);
-            unreadable(rules, raw, rules.text(DiagId::MatcherAnchoredNative, &[("error", &error), ("raw", raw)]), DiagId::MatcherAnchoredRecovery)
+            unreadable(rules, rules.text(DiagId::MatcherAnchoredNative, &[("error", &error), ("raw", raw)]), DiagId::MatcherAnchoredRecovery)
         }
     }
 }
 
 /// The engine's refusal of a `/pattern/flags` whose pattern does not compile.
+#[cold]
 fn native(rules: &Rules, raw: &str, pattern: &str, flags: &str, reason: &Reason) -> Matcher {
     let error = rules.text(DiagId::MatcherV8Source, &[("pattern", pattern), ("flags", flags), ("reason", &reason.text(rules))]);
-    unreadable(rules, raw, rules.text(DiagId::MatcherRegexNative, &[("error", &error), ("raw", raw)]), DiagId::MatcherRegexRecovery)
+    unreadable(rules, rules.text(DiagId::MatcherRegexNative, &[("error", &error), ("raw", raw)]), DiagId::MatcherRegexRecovery)
 }
 
 /// A pattern as read: inline flags lifted, `\|` read as alternation.
@@ -272,7 +284,8 @@ fn readings(source: &str, flags: &str) -> Reading {
 
 /// The pattern with every unescaped `\|` outside a class read as `|`, when there is one.
 fn pipe_alternation(p: &str) -> Option<String> {
-    if !p.contains("\\|") {
+    // A byte search first: most patterns have no backslash at all.
+    if !p.as_bytes().contains(&b'\\') || !p.contains("\\|") {
         return None;
     }
     let mut out = String::with_capacity(p.len());

@@ -23,6 +23,13 @@ pub struct Rules {
     pub tables: Tables,
     /// `DiagId as usize` → index into `tables.diagnostics`.
     diag_index: Vec<usize>,
+    /// Each `DiagId`'s placeholder positions in its text, found once (see [`holes`]).
+    diag_holes: Vec<Box<[(u32, u32)]>>,
+    /// Each operation's working-form diagnostic, by operation index (found once, not by a
+    /// search over every diagnostic's id per refusal).
+    working_forms: Vec<usize>,
+    /// The executors' working-form diagnostic, when the table names one that exists.
+    exec_working_form: Option<usize>,
     /// Pairing event → counter increments, in `PairEvent` order.
     pub(crate) event_counts: Vec<[u16; crate::pair::MAX_COUNTERS]>,
     /// One lane per counter, all ones where the counter must be zero for a reading to be
@@ -102,11 +109,15 @@ impl Rules {
                 None => return Err(format!("rules/diagnostics.yaml: lacks `{name}`, which the parser emits")),
             }
         }
+        let diag_holes = diag_index.iter().map(|&i| holes(&tables.diagnostics[i].text)).collect();
+        let mut working_forms = Vec::with_capacity(tables.operations.len());
         for op in &tables.operations {
-            if !tables.diagnostics.iter().any(|d| d.id == op.working_form) {
-                return Err(format!("rules/operations.yaml: `{}` names missing working form `{}`", op.name, op.working_form));
+            match tables.diagnostics.iter().position(|d| d.id == op.working_form) {
+                Some(i) => working_forms.push(i),
+                None => return Err(format!("rules/operations.yaml: `{}` names missing working form `{}`", op.name, op.working_form)),
             }
         }
+        let exec_working_form = tables.diagnostics.iter().position(|d| d.id == tables.executors.working_form);
         let counter = |name: &str| -> Result<usize, String> {
             tables
                 .pairing
@@ -188,7 +199,7 @@ impl Rules {
                 slot.1 += 1;
             }
         }
-        Ok(Rules { tables, diag_index, event_counts, complete_lanes, complete_order, repaired_order, name_char, zero_width, facts, op_by_name, op_first, default_class_tables: Default::default() })
+        Ok(Rules { tables, diag_index, diag_holes, working_forms, exec_working_form, event_counts, complete_lanes, complete_order, repaired_order, name_char, zero_width, facts, op_by_name, op_first, default_class_tables: Default::default() })
     }
 
     pub fn diag(&self, id: DiagId) -> &Diagnostic {
@@ -197,13 +208,27 @@ impl Rules {
 
     /// The diagnostic's text with its placeholders filled.
     pub fn text(&self, id: DiagId, args: &[(&str, &str)]) -> String {
-        fill(&self.diag(id).text, args)
+        fill_holes(&self.diag(id).text, &self.diag_holes[id as usize], args)
     }
 
     /// A diagnostic's text by its id string (working forms named from the operation table).
     pub fn text_by_name(&self, id: &str, args: &[(&str, &str)]) -> String {
         match self.tables.diagnostics.iter().find(|d| d.id == id) {
             Some(d) => fill(&d.text, args),
+            None => String::new(),
+        }
+    }
+
+    /// Operation `index`'s working form (what [`Rules::text_by_name`] gives for its
+    /// `working_form` id).
+    pub fn op_working_form(&self, index: usize) -> String {
+        fill(&self.tables.diagnostics[self.working_forms[index]].text, &[])
+    }
+
+    /// The executors' working form for `executor` (what [`Rules::text_by_name`] gives).
+    pub fn exec_working_form(&self, executor: &str) -> String {
+        match self.exec_working_form {
+            Some(i) => fill(&self.tables.diagnostics[i].text, &[("executor", executor)]),
             None => String::new(),
         }
     }
@@ -241,6 +266,49 @@ impl Rules {
     pub fn fence_min(&self) -> u32 {
         self.tables.fence.min_width
     }
+}
+
+/// The `{name}` placeholders [`fill`] would consider in `template`, as (open brace, close
+/// brace) byte offsets: where they are does not depend on the arguments, so a rule set finds
+/// them once per diagnostic rather than per message.
+fn holes(template: &str) -> Box<[(u32, u32)]> {
+    let bytes = template.as_bytes();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while let Some(off) = crate::scan::find_byte(b'{', &bytes[i..]) {
+        let open = i + off;
+        let mut j = open + 1;
+        while j < bytes.len() && (bytes[j].is_ascii_lowercase() || bytes[j].is_ascii_digit() || bytes[j] == b'_') {
+            j += 1;
+        }
+        if j < bytes.len() && bytes[j] == b'}' && j > open + 1 {
+            found.push((open as u32, j as u32));
+            i = j + 1;
+        } else {
+            i = open + 1;
+        }
+    }
+    found.into_boxed_slice()
+}
+
+/// [`fill`] over placeholders already found by [`holes`].
+fn fill_holes(template: &str, holes: &[(u32, u32)], args: &[(&str, &str)]) -> String {
+    if holes.is_empty() {
+        return template.to_string();
+    }
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut last = 0;
+    for &(open, close) in holes {
+        let (open, close) = (open as usize, close as usize);
+        let name = &template[open + 1..close];
+        if let Some((_, value)) = args.iter().find(|(k, _)| *k == name) {
+            out.push_str(&template[last..open]);
+            out.push_str(value);
+            last = close + 1;
+        }
+    }
+    out.push_str(&template[last..]);
+    out
 }
 
 /// Fills `{name}` placeholders (lowercase letters, digits, `_`); every other brace is text.
@@ -287,6 +355,39 @@ pub fn embedded_schemas() -> load::Schemas {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The pre-split short-cut ([`holes`] + [`fill_holes`]) against [`fill`], the general path:
+    /// every built-in diagnostic with each of its placeholders given, none given, and one
+    /// missing, plus odd brace shapes.
+    #[test]
+    fn fill_holes_answers_as_fill_does() {
+        let r = Rules::builtin();
+        let check = |t: &str, args: &[(&str, &str)]| assert_eq!(fill_holes(t, &holes(t), args), fill(t, args), "{t:?} {args:?}");
+        let names = ["op", "scope", "written", "executor", "word", "first", "last", "subject", "lines", "raw", "error", "flags", "count", "marker", "name", "form", "noun", "line", "x_1"];
+        for t in r.tables.diagnostics.iter().map(|d| d.text.as_str()).chain(["", "{", "}", "{}", "{op", "{{op}}", "a{op}b{x_1}{OP}{op}", "{é}{op}", "{op}{"]) {
+            let all: Vec<(&str, &str)> = names.iter().map(|n| (*n, "⟨v⟩")).collect();
+            check(t, &all);
+            check(t, &[]);
+            check(t, &all[1..]);
+            check(t, &[("op", "{op}")]);
+        }
+        for (id, name) in DiagId::ALL.iter().enumerate() {
+            let d = r.tables.diagnostics.iter().find(|d| d.id == *name).unwrap();
+            assert_eq!(&*r.diag_holes[id], &*holes(&d.text), "{name}");
+        }
+    }
+
+    /// The indexed working forms against the search by id they replace.
+    #[test]
+    fn working_forms_answer_as_the_search_by_id() {
+        let r = Rules::builtin();
+        for (i, op) in r.tables.operations.iter().enumerate() {
+            assert_eq!(r.op_working_form(i), r.text_by_name(&op.working_form, &[]), "{}", op.name);
+        }
+        for e in ["sh", "python", "x"] {
+            assert_eq!(r.exec_working_form(e), r.text_by_name(&r.tables.executors.working_form, &[("executor", e)]));
+        }
+    }
 
     #[test]
     fn fill_replaces_only_placeholders() {
