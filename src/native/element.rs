@@ -680,7 +680,7 @@ mod tests {
     #[test]
     fn native_tool_calls_first_byte_tests_agree_with_the_plain_comparison() {
         const PIECES: &[&str] = &["<", "</", "<｜DSML｜", "</｜dsml｜", "<|DSML|", "｜DSML｜ ", " ", ">", "invoke", "<dX", "</DX", "INVOKE", "<inv", "calls", "Calls_x", "<parameter", "<p", "é", "\n", "="];
-        let prefixes: Vec<String> = ["｜DSML｜ ", "｜DSML｜", "|dsml|", "Dx", ""].iter().map(|s| s.to_string()).collect();
+        let prefixes: Vec<String> = ["｜DSML｜ ", "｜DSML｜", "|dsml|", "dx", ""].iter().map(|s| s.to_string()).collect();
         let lead = Lead::new(&prefixes);
         let lists: Vec<Vec<String>> = vec![
             vec!["calls".into(), "invoke".into()],
