@@ -25,6 +25,11 @@ pub(crate) struct Markers {
     /// Per first byte: a one-byte spelling no longer spelling starts with; such a byte is the
     /// whole leftmost-longest match where it is found.
     alone: [Option<u32>; 3],
+    /// Per first byte: the bytes a spelling may have second (both ASCII cases; every byte when
+    /// a one-byte spelling starts with it). A first byte followed by none of them starts no
+    /// match, so the search passes it by without the automaton: the openings meet every `<`,
+    /// `[` and `{` of outside text and nearly none opens markup.
+    second: [[u64; 4]; 3],
 }
 
 impl Markers {
@@ -63,8 +68,23 @@ impl Markers {
                 alone[i] = if longer { None } else { one.map(|p| p as u32) };
             }
         }
+        let mut second = [[0u64; 4]; 3];
+        if first.len() <= 3 {
+            for (k, &c) in first.iter().enumerate() {
+                for sp in spellings.iter().filter(|sp| sp.as_bytes()[0].eq_ignore_ascii_case(&c)) {
+                    match sp.as_bytes().get(1) {
+                        None => second[k] = [u64::MAX; 4],
+                        Some(&d) => {
+                            for d in [d, d.to_ascii_lowercase(), d.to_ascii_uppercase()] {
+                                second[k][d as usize / 64] |= 1 << (d % 64);
+                            }
+                        }
+                    }
+                }
+            }
+        }
         let first = (!first.is_empty() && first.len() <= 3).then_some(first);
-        Markers { spellings, start, ac: OnceLock::new(), first, alone }
+        Markers { spellings, start, ac: OnceLock::new(), first, alone, second }
     }
 
     /// The automaton, built the first time it is asked for (leftmost-longest, ASCII
@@ -97,18 +117,29 @@ impl Markers {
             return None;
         }
         let Some(first) = &self.first else { return Self::find_in(ac, s, from, to) };
-        let hay = &s.as_bytes()[from..to];
-        let i = match first[..] {
-            [a] => memchr::memchr(a, hay),
-            [a, b] => memchr::memchr2(a, b, hay),
-            [a, b, c] => memchr::memchr3(a, b, c, hay),
-            _ => unreachable!("at most three first bytes"),
-        }?;
-        let at = from + i;
-        let k = first.iter().position(|&c| c == hay[i]).unwrap_or(0);
-        match self.alone[k] {
-            Some(p) => Some((at, at + 1, p as usize)),
-            None => Self::find_in(ac, s, at, to),
+        let b = s.as_bytes();
+        let mut p = from;
+        loop {
+            let hay = &b[p..to];
+            let i = match first[..] {
+                [a] => memchr::memchr(a, hay),
+                [a, b] => memchr::memchr2(a, b, hay),
+                [a, b, c] => memchr::memchr3(a, b, c, hay),
+                _ => unreachable!("at most three first bytes"),
+            }?;
+            let at = p + i;
+            let k = first.iter().position(|&c| c == hay[i]).unwrap_or(0);
+            if let Some(p) = self.alone[k] {
+                return Some((at, at + 1, p as usize));
+            }
+            let set = &self.second[k];
+            let next = b.get(at + 1).filter(|_| at + 1 < to).map(|&d| set[d as usize / 64] & (1 << (d % 64)) != 0);
+            // No match starts at `at` unless its second byte may follow (or a one-byte
+            // spelling stands there alone).
+            if next.unwrap_or(false) || set[0] == u64::MAX {
+                return Self::find_in(ac, s, at, to);
+            }
+            p = at + 1;
         }
     }
 
@@ -126,12 +157,42 @@ impl Markers {
     }
 }
 
+/// Which prefixes of a list (bit `i` for prefix `i`, at most 32) may start at a byte, by the
+/// byte in both ASCII cases: a tag reader tests only those, not every prefix at every `<`
+/// (a DSML block lists nine and meets a `<` every few bytes).
+#[derive(Debug)]
+pub(crate) struct Lead {
+    /// Non-empty prefixes whose first byte this is.
+    pub by_byte: [u32; 256],
+    /// The empty prefix, which stands everywhere.
+    pub empty: u32,
+}
+
+impl Lead {
+    pub(crate) fn new(prefixes: &[String]) -> Lead {
+        let mut lead = Lead { by_byte: [0; 256], empty: 0 };
+        for (i, pre) in prefixes.iter().enumerate().take(32) {
+            match pre.as_bytes().first() {
+                Some(&c) => {
+                    for c in [c, c.to_ascii_lowercase(), c.to_ascii_uppercase()] {
+                        lead.by_byte[c as usize] |= 1 << i;
+                    }
+                }
+                None => lead.empty |= 1 << i,
+            }
+        }
+        lead
+    }
+}
+
 /// The element vocabulary of one `elements` form, composed into tag automata.
 #[derive(Debug)]
 pub(crate) struct Elements {
     pub def: NativeElements,
     /// Prefixes an opening or closing tag may carry inside a block, longest first.
     pub inner_prefixes: Vec<String>,
+    /// Which of `inner_prefixes` may stand at a byte, by that byte (see [`Lead`]).
+    pub inner_lead: Lead,
     pub sections: Vec<String>,
     /// Call element names, with the operation names when elements may be named by one.
     pub calls: Vec<String>,
@@ -241,6 +302,7 @@ fn elements(def: &NativeElements, rules: &Rules) -> Elements {
         close_param: Markers::new(&tags("</", &inner_prefixes, &def.parameters)),
         open_any: Markers::new(&tags("<", &inner_prefixes, &any)),
         def: def.clone(),
+        inner_lead: Lead::new(&inner_prefixes),
         inner_prefixes,
         sections,
         calls,
@@ -375,11 +437,13 @@ mod tests {
             Markers::new(&["<a", "<b", "[", "{", "x"]),
             Markers::new(&["a", "A", "ab"]),
             Markers::new(&["q", "Q"]),
+            Markers::new(&["<Ab", "<|x", "[T"]),
+            Markers::new(&["<", "<a", "{"]),
         ];
         assert!(c.openings.first.is_some(), "the openings take the first-byte search");
         let mut all: Vec<&Markers> = sets.iter().collect();
         all.push(&c.openings);
-        const PIECES: &[&str] = &["<", "[", "{", "x", "X", "a", "A", "b", " ", "\n", "é", "[TOOL_CALLS]", "{x", "<c", "<|", "<invoke", "<function_calls", "<｜DSML｜", "<tool_call>", "<!--"];
+        const PIECES: &[&str] = &["<", "[", "{", "x", "X", "a", "A", "b", "<A", "<aB", "[t", "<INVOKE", "<Tool_Call>", "<|X", " ", "\n", "é", "[TOOL_CALLS]", "{x", "<c", "<|", "<invoke", "<function_calls", "<｜DSML｜", "<tool_call>", "<!--"];
         let check = |s: &str| {
             for m in &all {
                 let ac = m.get().unwrap();

@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use super::compile::{Elements, Markers};
+use super::compile::{Elements, Lead, Markers};
 use super::text::*;
 use super::Call;
 use crate::rules::model::NativeRecovery;
@@ -98,6 +98,7 @@ pub(crate) fn find_close(s: &str, m: &Markers, from: usize, to: usize, prefixes:
 pub(crate) struct Lts<'a> {
     s: &'a str,
     prefixes: &'a [String],
+    lead: &'a Lead,
     start: usize,
     limit: usize,
     marks: Vec<(usize, u32, u32)>,
@@ -107,17 +108,32 @@ pub(crate) struct Lts<'a> {
 
 impl<'a> Lts<'a> {
     /// `None` past 32 prefixes (the bit sets' width): the searches then run the automata.
-    pub(crate) fn new(s: &'a str, start: usize, limit: usize, prefixes: &'a [String]) -> Option<Lts<'a>> {
-        (prefixes.len() <= 32 && limit <= s.len()).then(|| Lts { s, prefixes, start, limit, marks: Vec::new(), read: start })
+    /// `lead` is `Lead::new(prefixes)`.
+    pub(crate) fn new(s: &'a str, start: usize, limit: usize, prefixes: &'a [String], lead: &'a Lead) -> Option<Lts<'a>> {
+        (prefixes.len() <= 32 && limit <= s.len()).then(|| Lts { s, prefixes, lead, start, limit, marks: Vec::new(), read: start })
     }
 
+    /// The prefixes written at `p`: only those whose first byte is there are compared.
     fn prefixes_at(&self, p: usize) -> u32 {
+        let mut bits = self.lead.empty;
+        let Some(&c) = self.s.as_bytes().get(p) else { return bits };
+        let mut cand = self.lead.by_byte[c as usize];
+        while cand != 0 {
+            let i = cand.trailing_zeros();
+            if starts_with_ci(self.s, p, &self.prefixes[i as usize]) {
+                bits |= 1 << i;
+            }
+            cand &= cand - 1;
+        }
+        bits
+    }
+
+    /// [`Self::prefixes_at`] testing every prefix (kept to check it).
+    #[cfg(test)]
+    fn prefixes_at_plain(&self, p: usize) -> u32 {
         let mut bits = 0;
-        let first = self.s.as_bytes().get(p).map(u8::to_ascii_lowercase);
         for (i, pre) in self.prefixes.iter().enumerate() {
-            // Most prefixes differ from the text at their first byte.
-            let lead = pre.as_bytes().first().map(u8::to_ascii_lowercase);
-            if lead.map(|c| Some(c) == first).unwrap_or(true) && starts_with_ci(self.s, p, pre) {
+            if starts_with_ci(self.s, p, pre) {
                 bits |= 1 << i;
             }
         }
@@ -426,7 +442,7 @@ pub(crate) fn read(s: &str, at: usize, limit: usize, el: &Elements, rec: &Native
         let tag = read_tag(s, ns, ne, false, rec);
         let marker = s[at..tag.end].trim_end().to_string();
         let cs = tag.end;
-        let mut lts = Lts::new(s, at, limit, prefixes);
+        let mut lts = Lts::new(s, at, limit, prefixes, &el.inner_lead);
         let bound = open_in(&mut lts, s, &el.open_section, cs, limit, prefixes, &el.sections).map(|t| t.0).unwrap_or(limit);
         let close = close_in(&mut lts, s, &el.close_section, cs, bound, prefixes, &el.sections);
         let (ce, closed) = match close {
@@ -463,7 +479,7 @@ pub(crate) fn read(s: &str, at: usize, limit: usize, el: &Elements, rec: &Native
     let (ns, ne) = tag_name_at(s, at, false, prefixes, &el.calls)?;
     let tag = read_tag(s, ns, ne, el.def.name_equals, rec);
     let marker = s[at..tag.end].trim_end().to_string();
-    let mut lts = Lts::new(s, at, limit, prefixes);
+    let mut lts = Lts::new(s, at, limit, prefixes, &el.inner_lead);
     let bound = open_in(&mut lts, s, &el.open_any, at + 1, limit, prefixes, &el.any).map(|t| t.0).unwrap_or(limit);
     let tag_end = tag.end;
     match call(s, at, (ns, ne), Some(tag), bound, el, rec, &mut lts) {
@@ -663,8 +679,9 @@ mod tests {
     /// prefixes and names in any case, the empty prefix included.
     #[test]
     fn native_tool_calls_first_byte_tests_agree_with_the_plain_comparison() {
-        const PIECES: &[&str] = &["<", "</", "<｜DSML｜", "</｜dsml｜", "<|DSML|", "｜DSML｜ ", " ", ">", "invoke", "INVOKE", "<inv", "calls", "Calls_x", "<parameter", "<p", "é", "\n", "="];
-        let prefixes: Vec<String> = ["｜DSML｜ ", "｜DSML｜", "|dsml|", ""].iter().map(|s| s.to_string()).collect();
+        const PIECES: &[&str] = &["<", "</", "<｜DSML｜", "</｜dsml｜", "<|DSML|", "｜DSML｜ ", " ", ">", "invoke", "<dX", "</DX", "INVOKE", "<inv", "calls", "Calls_x", "<parameter", "<p", "é", "\n", "="];
+        let prefixes: Vec<String> = ["｜DSML｜ ", "｜DSML｜", "|dsml|", "dx", ""].iter().map(|s| s.to_string()).collect();
+        let lead = Lead::new(&prefixes);
         let lists: Vec<Vec<String>> = vec![
             vec!["calls".into(), "invoke".into()],
             vec!["parameter".into()],
@@ -672,8 +689,11 @@ mod tests {
         ];
         let mut hits = 0;
         let mut check = |s: &str| {
-            let mut lts = Lts::new(s, 0, s.len(), &prefixes).unwrap();
+            let mut lts = Lts::new(s, 0, s.len(), &prefixes, &lead).unwrap();
             while lts.grow() {}
+            for p in 0..=s.len() {
+                assert_eq!(lts.prefixes_at(p), lts.prefixes_at_plain(p), "prefixes: {s:?} {p}");
+            }
             for a in memchr::memchr_iter(b'<', s.as_bytes()) {
                 for names in &lists {
                     for closing in [false, true] {
