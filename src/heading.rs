@@ -549,6 +549,7 @@ mod tests {
             "```SH echo",
             "```READ",
             "```READ (a```b)",
+            "```READ (a) <1,2> ```EDIT (b) <3,4>",
         ];
         let mut cache = SegmentCache::default();
         let mut checked = 0;
