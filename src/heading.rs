@@ -136,9 +136,15 @@ impl SegmentCache {
     /// kept is dropped by the next call. Splitting in place, not into a buffer copied over, spares
     /// a clone per segment of every heading.
     pub fn split(&mut self, cls: &Classifier, line: u32, text: &str, fence_at: usize, width: u32) -> &[Segment] {
+        self.split_named(cls, line, text, fence_at, width, None)
+    }
+
+    /// [`SegmentCache::split`] of a line whose first opener's tag the classifier already
+    /// resolved to `first` (its `Info::Heading` or `Info::Chain`): the tag is not looked up twice.
+    pub fn split_named(&mut self, cls: &Classifier, line: u32, text: &str, fence_at: usize, width: u32, first: Option<Named>) -> &[Segment] {
         self.segs.truncate(self.kept);
         let from = self.segs.len();
-        segments_append(cls, text, fence_at, width, &mut self.segs);
+        segments_append(cls, text, fence_at, width, first, &mut self.segs);
         if self.segs.len() <= Self::CAP && !self.heads.last().is_some_and(|h| h.0 >= line) {
             self.heads.push((line, fence_at, width, from as u32, self.segs.len() as u32));
             self.kept = self.segs.len();
@@ -164,11 +170,12 @@ pub fn segments(cls: &Classifier, line: &str, fence_at: usize, width: u32) -> Ve
 /// [`segments`] into a reused buffer (cleared first).
 pub fn segments_into(cls: &Classifier, line: &str, fence_at: usize, width: u32, out: &mut Vec<Segment>) {
     out.clear();
-    segments_append(cls, line, fence_at, width, out);
+    segments_append(cls, line, fence_at, width, None, out);
 }
 
-/// [`segments`] pushed after what `out` holds.
-fn segments_append(cls: &Classifier, line: &str, fence_at: usize, width: u32, out: &mut Vec<Segment>) {
+/// [`segments`] pushed after what `out` holds. `first`, when given, is what the first opener's
+/// tag resolves to (the classifier's reading of the line), so it is not resolved again.
+fn segments_append(cls: &Classifier, line: &str, fence_at: usize, width: u32, mut first: Option<Named>, out: &mut Vec<Segment>) {
     let b = line.as_bytes();
     let min = cls.rules.fence_min();
     let mut at = fence_at;
@@ -176,7 +183,7 @@ fn segments_append(cls: &Classifier, line: &str, fence_at: usize, width: u32, ou
     loop {
         let name_start = at + w as usize;
         let name_end = cls.name_end(b, name_start);
-        let named = match cls.resolve(&line[name_start..name_end]) {
+        let named = match first.take().or_else(|| cls.resolve(&line[name_start..name_end])) {
             Some(n) => n,
             None => break,
         };
@@ -522,6 +529,43 @@ mod tests {
         assert_eq!(cache.split(&cls, n + 1, other, 2, 3).len(), 1);
         assert!(cache.get(n + 1, 2, 3).is_some(), "a split that fits after one that did not is kept");
         assert!(cache.get(n - 1, 0, 4).is_some() && cache.segs.len() <= SegmentCache::CAP);
+    }
+
+    /// §inline-chain: a split handed the classifier's reading of the first tag is the split that
+    /// resolves the tag itself, field for field, for headings and chained openers alike.
+    #[test]
+    fn split_with_the_classified_tag_agrees_with_the_plain_split() {
+        let rules = Rules::builtin();
+        let reg = Registry::new(rules, None);
+        let cls = Classifier::new(rules, &reg);
+        let lines = [
+            "```READ (a.rs)",
+            "  ```EDIT (a.rs) <60,66> ```EDIT (b.rs) <31,38>",
+            "````READ (a) <1,30> ```` ````READ (b) ````",
+            "``` ```READ (x)",
+            "```   ````EDIT (y) [m] <!-- a --> ````",
+            "```READ (a.md)``` <1,2>",
+            "```sh (x)",
+            "```SH echo",
+            "```READ",
+            "```READ (a```b)",
+            "```READ (a) <1,2> ```EDIT (b) <3,4>",
+        ];
+        let mut cache = SegmentCache::default();
+        let mut checked = 0;
+        for (n, line) in lines.iter().enumerate() {
+            let crate::scan::Class::Fence(f) = cls.classify(line) else { panic!("{line:?} is no fence") };
+            let (at, w, named) = match f.info {
+                crate::scan::Info::Heading(named) => (f.indent as usize, f.width, named),
+                crate::scan::Info::Chain(named) => (f.info_at, f.chain_width, named),
+                other => panic!("{line:?} reads {other:?}"),
+            };
+            let plain = format!("{:?}", segments(&cls, line, at, w));
+            assert_eq!(format!("{:?}", cache.split_named(&cls, n as u32, line, at, w, Some(named))), plain, "{line:?}");
+            assert_eq!(format!("{:?}", cache.get(n as u32, at, w).expect("kept")), plain, "{line:?}");
+            checked += 1;
+        }
+        assert_eq!(checked, lines.len());
     }
 
     #[test]

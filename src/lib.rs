@@ -225,7 +225,7 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
                 if let Info::Chain(named) = f.info {
                     // A closer, then the next opener on the same line (§inline-chain).
                     plines.push(PLine { line, at: f.indent, ch: f.ch, width: f.width, kind: PKind::Bare, forgotten: None, orphan: false });
-                    let last = heads.split(cls, line, text_of(i), f.info_at, f.chain_width).last();
+                    let last = heads.split_named(cls, line, text_of(i), f.info_at, f.chain_width, Some(named)).last();
                     let compact = last.map(|s| s.closed).unwrap_or(false);
                     let open_width = last.map(|s| s.width).unwrap_or(f.chain_width);
                     plines.push(PLine { line, at: u32::try_from(f.info_at).unwrap_or(u32::MAX), ch: b'`', width: f.chain_width, kind: PKind::Heading { named, compact, open_width }, forgotten: None, orphan: false });
@@ -237,7 +237,7 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
                     Info::Label => PKind::Label,
                     Info::Chain(_) => unreachable!("handled above"),
                     Info::Heading(named) => {
-                        let last = heads.split(cls, line, text_of(i), f.indent as usize, f.width).last();
+                        let last = heads.split_named(cls, line, text_of(i), f.indent as usize, f.width, Some(named)).last();
                         let compact = last.map(|s| s.closed).unwrap_or(false);
                         let open_width = last.map(|s| s.width).unwrap_or(f.width);
                         PKind::Heading { named, compact, open_width }

@@ -430,7 +430,8 @@ impl<'r> Classifier<'r> {
         if !self.tables.fence_char[ch as usize] {
             return None;
         }
-        let mut j = indent;
+        // `b[indent]` is `ch`: the run is counted from the byte after it.
+        let mut j = indent + 1;
         while j < b.len() && b[j] == ch {
             j += 1;
         }
@@ -439,10 +440,15 @@ impl<'r> Classifier<'r> {
             return None;
         }
         let mut f = Fence { ch, width, indent: indent as u32, info: Info::Label, info_at: j, slotted: false, chain_width: 0, inline: false };
+        // A bare run ending its line (most closers): nothing to trim.
+        if j == b.len() {
+            f.info = Info::Bare;
+            return Some(f);
+        }
         let rest = &text[j..];
         // Only info that starts with whitespace or `<` can be empty or an aside; any other info
         // starts with its tag, so the trim is skipped.
-        if j == b.len() || matches!(b[j], b' ' | b'\t' | b'<') {
+        if matches!(b[j], b' ' | b'\t' | b'<') {
             let trimmed = rest.trim_matches(|c| c == ' ' || c == '\t');
             if trimmed.is_empty() {
                 f.info = Info::Bare;
