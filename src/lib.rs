@@ -295,11 +295,7 @@ fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry
 fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, ws: &mut Workspace) -> ParseResult<'a> {
     let cls = Classifier::new(rules, registry);
     scan_input(input, rules, &cls, ws);
-    let mut pairer = pair::Pairer::with_buffers(rules, &rules.facts, std::mem::take(&mut ws.pair));
-    for pl in &ws.plines {
-        pairer.feed(pl);
-    }
-    ws.pair = pairer.finish_into().0;
+    pair::pair_into(rules, &rules.facts, &ws.plines, &mut ws.pair);
     let Workspace { lines, plines, inline_unknown, pair: pair_bufs, regions, rb, covered, build_scratch, heads, .. } = ws;
     let lines: &[scan::Line] = lines;
     let class_at = |l: u32| cls.classify(&input[lines[l as usize].start..lines[l as usize].end]);

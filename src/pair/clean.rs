@@ -1,10 +1,10 @@
 //! The clean turn (§fence-pairing): every fence line an operation heading at the top level and
 //! then its closer, `H B H B … H B`, one fence width throughout. Most recorded turns are this, and
 //! the search's answer for them is known without searching: each heading opens, each closer
-//! closes. The lines are held while the turn stays clean; at the first line that breaks the
-//! shape they are replayed into the full search, which then goes on as if nothing was held.
+//! closes. `pair_into` checks the whole turn first and runs the full search only when a line
+//! breaks the shape.
 //!
-//! Why the answer is the search's (built-in rule set; `Pairer::clean_ok` checks it is that one):
+//! Why the answer is the search's (built-in rule set; `pair_into` checks it is that one):
 //! the reading R0 (`Open`, `Close`, …) pays nothing and ends with nothing open. Any other
 //! complete reading that pays nothing in the complete order (`hidden`, `discarded`, `supplied`,
 //! `other_text`) must at some closer B_i nest instead of close (the only other move an operation
@@ -18,107 +18,115 @@
 //! each zero-key reading but R0 nested at a distinct closer, so there are at most `pairs + 1`
 //! of them, and `pairs < max_candidates` keeps them all (and the history far below its cap).
 //! A body under a bodyless operation would make R0 pay: such a heading must meet its closer on
-//! the next line. `pairing_algorithm_clean_turn_agrees_with_the_full_search` compares the two.
+//! the next line.
+//!
+//! Two more units keep the turn clean, one width throughout still. A labeled fence `L` at the top
+//! level with its bare closer (`L B`, the corpus's ```` ```sh ````): R0 quotes it and the closer
+//! closes the quotation, each its only move there, so R0 stays the only reading the pair makes
+//! from R0. A compact heading `C` between pairs: R0 reads it as `Compact`, its only move at the
+//! top level. Neither lets a nested reading close N for free: inside N, `L` nests a labeled block
+//! that `B` closes (N open again) or is discarded code, a cost; `C` is an example that pushes
+//! nothing (N open still), or ends N at a supplied closer, a repair (it cannot glue: N's top is
+//! not an operation's block). So the count of zero-key readings is unchanged and `units`, which
+//! counts every unit, still bounds it. `pairing_algorithm_clean_turn_agrees_with_the_full_search`
+//! compares the two.
 
-use super::{Move, PKind, PLine, Pairer};
+use super::{Buffers, Choices, Move, OpFacts, PKind, PLine, Pairer};
+use crate::rules::Rules;
 use crate::scan::Named;
 
-/// The clean turn so far.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Clean {
-    /// The turn is clean so far and the lines are held, not searched.
-    pub(super) live: bool,
-    /// The fence width every line of the turn has.
-    width: u32,
-    /// Opener–closer pairs held.
-    pairs: usize,
-    /// The heading awaiting its closer: its line and whether its operation takes no body.
-    open: Option<(u32, bool)>,
+/// Pairs a whole turn (`plines`, in line order) into `bufs.committed`: at once when the turn is
+/// clean (built-in rule set only, where the argument above holds), else by the full search.
+/// A clean turn builds no search at all: no readings, no history, no buffers moved.
+pub fn pair_into(rules: &Rules, facts: &[OpFacts], plines: &[PLine], bufs: &mut Buffers) {
+    bufs.committed.clear();
+    let max_cands = (rules.tables.pairing.max_candidates as usize).max(1);
+    if std::ptr::eq(rules, Rules::builtin()) && pair_clean(facts, max_cands, plines, &mut bufs.committed) {
+        return;
+    }
+    search_into(rules, facts, plines, bufs);
 }
 
-impl Clean {
-    pub(super) fn new(live: bool) -> Clean {
-        Clean { live, ..Clean::default() }
+/// The full search over `plines`, its buffers reused (out of line: most turns are clean).
+#[inline(never)]
+fn search_into(rules: &Rules, facts: &[OpFacts], plines: &[PLine], bufs: &mut Buffers) {
+    let mut p = Pairer::with_buffers(rules, facts, std::mem::take(bufs));
+    for pl in plines {
+        p.feed(pl);
     }
-
-    /// The turn held so far is clean and complete: `finish_clean` would commit it.
-    pub(super) fn ready(&self) -> bool {
-        self.open.is_none() && self.pairs > 0
-    }
+    *bufs = p.finish_into().0;
 }
 
-impl Pairer<'_> {
-    /// Holds `pl` if the turn stays clean with it; returns false, having changed nothing, if not.
-    #[inline]
-    pub(super) fn hold_clean(&mut self, pl: &PLine) -> bool {
-        let c = &mut self.clean;
-        match (c.open, pl.kind) {
-            (None, PKind::Heading { named, compact: false, open_width }) => {
-                if pl.width != open_width || (c.pairs > 0 && pl.width != c.width) || c.pairs + 1 >= self.cfg.max_cands {
-                    return false;
-                }
-                c.width = pl.width;
-                let bodyless = match named {
-                    Named::Op(i) => self.cfg.facts[i].body_repair,
-                    Named::Exec(_) => false,
-                };
-                c.open = Some((pl.line, bodyless));
-            }
-            (Some((line, bodyless)), PKind::Bare) => {
-                if pl.ch != b'`' || pl.width != c.width || pl.forgotten.is_some() || pl.orphan || (bodyless && pl.line > line + 1) {
-                    return false;
-                }
-                c.open = None;
-                c.pairs += 1;
-            }
-            _ => return false,
-        }
-        self.held.push(*pl);
-        true
-    }
-
-    /// The turn is not clean after all: the held lines go through the full search.
-    #[cold]
-    #[inline(never)]
-    pub(super) fn leave_clean(&mut self) {
-        self.clean.live = false;
-        let held = std::mem::take(&mut self.held);
-        for pl in &held {
-            self.feed_search(pl);
-        }
-        self.held = held;
-        self.held.clear();
-    }
-
-    /// At the end of the input: a clean turn commits its choices (each heading opens, each closer
-    /// closes); returns false when the turn ended inside a block or held nothing.
-    pub(super) fn finish_clean(&mut self) -> bool {
-        if !self.clean.ready() {
+/// The clean turn's choices, pushed to `out` (each heading opens, each labeled fence quotes,
+/// each closer closes, each compact heading is compact); returns false, `out` then holding a
+/// partial answer to discard, when the turn is not clean or holds no unit.
+pub(super) fn pair_clean(facts: &[OpFacts], max_cands: usize, plines: &[PLine], out: &mut Choices) -> bool {
+    // One fence width throughout (the first line's).
+    let width = match plines.first() {
+        Some(pl) => pl.width,
+        None => return false,
+    };
+    // Units held (opener–closer pairs and compact headings), and the opener awaiting its
+    // closer: its line and whether it is a heading whose operation takes no body.
+    let mut units = 0usize;
+    let mut open: Option<(u32, bool)> = None;
+    for pl in plines {
+        if pl.width != width {
             return false;
         }
-        for pl in &self.held {
-            let choice = match pl.kind {
-                PKind::Heading { open_width, .. } => (pl.line, Move::Open, open_width),
-                _ => (pl.line, Move::Close, 0),
-            };
-            self.committed.push(choice);
-        }
-        self.held.clear();
-        self.clean.live = false;
-        true
+        let choice = match (open, pl.kind) {
+            (None, PKind::Heading { named, compact, open_width }) => {
+                if units + 1 >= max_cands {
+                    return false;
+                }
+                if compact {
+                    units += 1;
+                    (pl.line, Move::Compact, 0)
+                } else {
+                    if pl.width != open_width {
+                        return false;
+                    }
+                    let bodyless = match named {
+                        Named::Op(i) => facts[i].body_repair,
+                        Named::Exec(_) => false,
+                    };
+                    open = Some((pl.line, bodyless));
+                    (pl.line, Move::Open, open_width)
+                }
+            }
+            (None, PKind::Label) => {
+                if pl.ch != b'`' || units + 1 >= max_cands {
+                    return false;
+                }
+                open = Some((pl.line, false));
+                (pl.line, Move::Quote, pl.width)
+            }
+            (Some((line, bodyless)), PKind::Bare) => {
+                if pl.ch != b'`' || pl.forgotten.is_some() || pl.orphan || (bodyless && pl.line > line + 1) {
+                    return false;
+                }
+                open = None;
+                units += 1;
+                (pl.line, Move::Close, 0)
+            }
+            _ => return false,
+        };
+        out.push(choice);
     }
+    open.is_none() && units > 0
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::tests::{random_turns, sequence};
-    use super::super::{PKind, PLine, Pairer};
+    use super::super::{pair, Buffers, PKind, PLine};
+    use super::{pair_clean, pair_into};
     use crate::rules::Rules;
     use crate::scan::Named;
 
     /// Turns close to the clean shape (`clean`): headings of every kind of operation and of an
-    /// executor, each followed by a bare closer, mostly at one width, with text or none between
-    /// them; now and then a width, the closer's character, a compact heading, a missing or an
+    /// executor and labeled fences, each followed by a bare closer, and compact headings alone,
+    /// mostly at one width, with text or none between them; now and then a width, the closer's character, a compact heading, a missing or an
     /// extra fence breaks the shape, and some turns run past `max_candidates` pairs.
     fn near_clean_turns(rules: &Rules, seed: u64, count: usize) -> Vec<Vec<PLine>> {
         let ops = rules.facts.len();
@@ -135,10 +143,15 @@ mod tests {
                 let odd = |n: &mut dyn FnMut(u64) -> u32| n(40) == 0;
                 let hw = if odd(&mut next) { width + 1 } else if odd(&mut next) { width - 1 } else { width };
                 let ow = if odd(&mut next) { hw + 3 } else { hw };
-                let compact = odd(&mut next);
-                plines.push(PLine { line, at: 0, ch: b'`', width: hw, kind: PKind::Heading { named, compact, open_width: ow }, forgotten: None, orphan: false });
+                // A labeled fence, or a compact heading standing alone, now and then.
+                let (kind, ch, alone) = match next(10) {
+                    0 | 1 => (PKind::Label, if odd(&mut next) { b'~' } else { b'`' }, false),
+                    2 => (PKind::Heading { named, compact: true, open_width: 0 }, b'`', !odd(&mut next)),
+                    _ => (PKind::Heading { named, compact: odd(&mut next), open_width: ow }, b'`', false),
+                };
+                plines.push(PLine { line, at: 0, ch, width: hw, kind, forgotten: None, orphan: false });
                 line += 1 + next(3);
-                if odd(&mut next) {
+                if alone || odd(&mut next) {
                     continue;
                 }
                 let bw = if odd(&mut next) { width + 1 } else if odd(&mut next) { width - 1 } else { width };
@@ -165,22 +178,23 @@ mod tests {
         let mut turns = near_clean_turns(rules, 0x2545_f491_4f6c_dd1d, 6_000);
         turns.extend(random_turns(rules, 0x5851_f42d_4c95_7f2d, 2_000));
         turns.push(Vec::new());
-        let mut taken = 0;
+        let (mut taken, mut labeled, mut compact) = (0, 0, 0);
+        let max_cands = rules.tables.pairing.max_candidates as usize;
+        let mut bufs = Buffers::default();
         for plines in turns {
-            let run = |clean: bool| {
-                let mut p = Pairer::new(rules, &rules.facts);
-                p.clean.live = clean;
-                for pl in &plines {
-                    p.feed(pl);
-                }
-                let took = p.clean.live && p.clean.ready();
-                (p.finish(), took)
-            };
-            let (fast, took) = run(true);
-            let (full, _) = run(false);
-            assert_eq!(fast, full, "{plines:?}");
+            let full = pair(rules, &rules.facts, &plines);
+            let mut fast = Vec::new();
+            let took = pair_clean(&rules.facts, max_cands, &plines, &mut fast);
+            if took {
+                assert_eq!(fast, full, "{plines:?}");
+            }
+            pair_into(rules, &rules.facts, &plines, &mut bufs);
+            assert_eq!(bufs.committed, full, "{plines:?}");
             taken += usize::from(took);
+            labeled += usize::from(took && plines.iter().any(|pl| pl.kind == PKind::Label));
+            compact += usize::from(took && plines.iter().any(|pl| matches!(pl.kind, PKind::Heading { compact: true, .. })));
         }
         assert!(taken > 1_500, "the turns were clean too rarely ({taken})");
+        assert!(labeled > 300 && compact > 300, "labeled ({labeled}) or compact ({compact}) units were clean too rarely");
     }
 }

@@ -17,6 +17,8 @@
 //! best reading is committed early.
 
 mod clean;
+
+pub use clean::pair_into;
 pub mod regions;
 
 use crate::rules::{Rules, PAIR_EVENTS};
@@ -293,7 +295,6 @@ pub struct Buffers {
     repaired: Vec<Cand>,
     next_c: Vec<Cand>,
     next_r: Vec<Cand>,
-    held: Vec<PLine>,
 }
 
 /// What the search reads but never changes: the rule set and its bounds. Kept apart from the
@@ -324,9 +325,6 @@ pub struct Pairer<'r> {
     /// Whether the settled short-cuts run, at a top-level opener and with one reading left at the
     /// end (off only where a test compares them with the full search).
     settle: bool,
-    /// A clean turn so far (`clean`): its lines are held, not searched.
-    clean: clean::Clean,
-    held: Vec<PLine>,
 }
 
 impl<'r> Pairer<'r> {
@@ -345,7 +343,6 @@ impl<'r> Pairer<'r> {
         bufs.repaired.clear();
         bufs.next_c.clear();
         bufs.next_r.clear();
-        bufs.held.clear();
         Pairer {
             cfg: Cfg {
                 rules,
@@ -364,25 +361,11 @@ impl<'r> Pairer<'r> {
             stats: Stats::default(),
             gc_at: GC_FLOOR,
             settle: true,
-            // The clean short-cut is proven for the built-in rule set only.
-            clean: clean::Clean::new(std::ptr::eq(rules, Rules::builtin())),
-            held: bufs.held,
         }
     }
 
     /// Feeds one fence line. Text lines between fence lines are implied by the line numbers.
     pub fn feed(&mut self, pl: &PLine) {
-        if self.clean.live {
-            if self.hold_clean(pl) {
-                return;
-            }
-            self.leave_clean();
-        }
-        self.feed_search(pl);
-    }
-
-    /// [`Pairer::feed`], through the search.
-    fn feed_search(&mut self, pl: &PLine) {
         if self.settle && self.feed_settled_root(pl) {
             return;
         }
@@ -645,9 +628,6 @@ impl<'r> Pairer<'r> {
 
     /// Finishes the search, handing back its buffers with the chosen moves in `committed`.
     pub fn finish_into(mut self) -> (Buffers, Stats) {
-        if self.clean.live && !self.finish_clean() {
-            self.leave_clean();
-        }
         let chosen = match (self.settle, self.complete.len(), self.repaired.len()) {
             // One reading left (every turn whose fences pair one way): it is the choice, whatever
             // closing it costs, with nothing to weigh it against (§message-run-on compares it
@@ -668,7 +648,6 @@ impl<'r> Pairer<'r> {
             repaired: self.repaired,
             next_c: self.next_c,
             next_r: self.next_r,
-            held: self.held,
         };
         (bufs, self.stats)
     }
@@ -1269,8 +1248,6 @@ pub fn pair(rules: &Rules, facts: &[OpFacts], plines: &[PLine]) -> Choices {
 /// [`pair`], with the search's observed bounds.
 pub fn pair_with_stats(rules: &Rules, facts: &[OpFacts], plines: &[PLine]) -> (Choices, Stats) {
     let mut p = Pairer::new(rules, facts);
-    // The observed bounds are the search's: the clean short-cut would hide them.
-    p.clean.live = false;
     for pl in plines {
         p.feed(pl);
     }
@@ -1399,7 +1376,6 @@ mod tests {
                 let run = |settle: bool| {
                     let mut p = Pairer::new(rules, &rules.facts);
                     p.settle = settle;
-                    p.clean.live = false;
                     let (mut taken, mut ends) = (0, 0);
                     for pl in &plines {
                         let settled = p.complete.iter().chain(&p.repaired).map(|c| c.stack.len).collect::<Vec<_>>() == [0];
