@@ -505,8 +505,11 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
             make(rules, DiagId::LogAddress, ctx.pos(line_no, at), &[("arrow", &notation.address), ("path", &line[ps..pe]), ("canonical", &canonical)], None),
         );
     }
-    if !notes.is_empty() {
+    if notes.capacity() != 0 {
         out.extend(notes.into_iter().map(Item::Error));
+    } else {
+        // Nothing noted, nothing allocated (most statements): no call to the drop glue.
+        std::mem::forget(notes);
     }
     h.sels.clear();
     ctx.scratch.sels.set(h.sels);
