@@ -505,8 +505,11 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
             make(rules, DiagId::LogAddress, ctx.pos(line_no, at), &[("arrow", &notation.address), ("path", &line[ps..pe]), ("canonical", &canonical)], None),
         );
     }
-    if !notes.is_empty() {
+    if notes.capacity() != 0 {
         out.extend(notes.into_iter().map(Item::Error));
+    } else {
+        // Nothing noted, nothing allocated (most statements): no call to the drop glue.
+        std::mem::forget(notes);
     }
     h.sels.clear();
     ctx.scratch.sels.set(h.sels);
@@ -577,6 +580,7 @@ fn body_text<'a>(ctx: &Ctx<'a, '_>, body: Option<(usize, usize, u32, u32)>) -> O
 }
 
 /// A selection's target text: borrowed from the heading unless an escape was decoded.
+#[inline]
 fn target_raw<'a>(h: &Heading<'a>, sel: &Sel) -> Option<Cow<'a, str>> {
     if let Some(m) = &sel.member {
         return Some(Cow::Owned(m.clone()));
@@ -599,7 +603,17 @@ fn read_target<'a>(ctx: &Ctx<'_, '_>, h: &Heading<'a>, sel: &Sel, position: Posi
 }
 
 /// Reads one selection's scope under `domain`; pushes advisories; `Err` carries the refusal.
+/// The check stays inline (most selections have no scope); the reading is out of line.
+#[inline]
 fn read_scope(ctx: &Ctx<'_, '_>, h: &Heading, sel: &Sel, domain: ScopeDomain, opname: &str, named: Named, notes: &mut Vec<ParseError>) -> Result<Option<LineMarker>, ParseError> {
+    if sel.scopes.is_empty() {
+        return Ok(None);
+    }
+    read_scope_of(ctx, h, sel, domain, opname, named, notes)
+}
+
+#[inline(never)]
+fn read_scope_of(ctx: &Ctx<'_, '_>, h: &Heading, sel: &Sel, domain: ScopeDomain, opname: &str, named: Named, notes: &mut Vec<ParseError>) -> Result<Option<LineMarker>, ParseError> {
     let rules = ctx.rules;
     let Some(st) = sel.scopes.first() else { return Ok(None) };
     let written = || scope_written(h.line, st);
