@@ -54,12 +54,23 @@ fn same_key(w: &str, k: &str) -> bool {
     if !(w.is_ascii() && k.is_ascii()) {
         return norm(w).eq(norm(k));
     }
-    let kept = |c: &u8| *c != b'_' && *c != b'-';
-    let (mut a, mut b) = (w.bytes().filter(kept), k.bytes().filter(kept));
+    // Indices, not filtered iterators: a key meets every listed spelling and nearly all
+    // differ at the first byte.
+    let (w, k) = (w.as_bytes(), k.as_bytes());
+    let (mut i, mut j) = (0, 0);
     loop {
-        match (a.next(), b.next()) {
+        while i < w.len() && matches!(w[i], b'_' | b'-') {
+            i += 1;
+        }
+        while j < k.len() && matches!(k[j], b'_' | b'-') {
+            j += 1;
+        }
+        match (w.get(i), k.get(j)) {
             (None, None) => return true,
-            (Some(x), Some(y)) if x.eq_ignore_ascii_case(&y) => {}
+            (Some(x), Some(y)) if x.eq_ignore_ascii_case(y) => {
+                i += 1;
+                j += 1;
+            }
             _ => return false,
         }
     }
@@ -148,7 +159,12 @@ fn scope_text(v: &Value, params: &NativeParameters) -> Option<String> {
 }
 
 fn one_line(s: &str) -> String {
-    s.trim().replace(['\r', '\n'], " ")
+    let t = s.trim();
+    // Nearly every value is one line already: it is copied, not rebuilt.
+    if memchr::memchr2(b'\r', b'\n', t.as_bytes()).is_none() {
+        return t.to_string();
+    }
+    t.replace(['\r', '\n'], " ")
 }
 
 /// The first `(…)` written in slots.
