@@ -376,6 +376,21 @@ mod tests {
         None
     }
 
+    /// §native-tool-calls: the byte searches the debris strip uses find what the `str`
+    /// searches they replaced find.
+    #[test]
+    fn native_tool_calls_byte_trims_agree_with_the_str_searches() {
+        const PIECES: &[&str] = &["<", "/", "</", ">", " ", "\t", "\r", "\n", "x", "é", "｜", "\u{3000}"];
+        let check = |s: &str| {
+            assert_eq!(rfind_closer(s), s.rfind("</"), "{s:?}");
+            assert_eq!(trim_ws(s), s.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\r' || c == '\n'), "{s:?}");
+        };
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(3_000).with_max_len(12).for_each(|bytes: &Vec<u8>| {
+            let s: String = bytes.iter().map(|b| PIECES[*b as usize % PIECES.len()]).collect();
+            check(&s);
+        });
+    }
+
     /// §native-tool-calls: crossing strings by search finds the bracket the byte-by-byte reading
     /// finds, for every start and bound, and the kept answer is the answer.
     #[test]
