@@ -166,11 +166,14 @@ pub(crate) struct Lead {
     pub by_byte: [u32; 256],
     /// The empty prefix, which stands everywhere.
     pub empty: u32,
+    /// Per prefix: the later (so not longer) non-empty prefixes it begins with, in any ASCII
+    /// case: where it is written they are too, untested.
+    pub implied: Vec<u32>,
 }
 
 impl Lead {
     pub(crate) fn new(prefixes: &[String]) -> Lead {
-        let mut lead = Lead { by_byte: [0; 256], empty: 0 };
+        let mut lead = Lead { by_byte: [0; 256], empty: 0, implied: Vec::new() };
         for (i, pre) in prefixes.iter().enumerate().take(32) {
             match pre.as_bytes().first() {
                 Some(&c) => {
@@ -180,6 +183,14 @@ impl Lead {
                 }
                 None => lead.empty |= 1 << i,
             }
+            let mut implied = 0u32;
+            for (j, shorter) in prefixes.iter().enumerate().take(32).skip(i + 1) {
+                let w = shorter.as_bytes();
+                if !w.is_empty() && w.len() <= pre.len() && pre.as_bytes()[..w.len()].eq_ignore_ascii_case(w) {
+                    implied |= 1 << j;
+                }
+            }
+            lead.implied.push(implied);
         }
         lead
     }
@@ -206,6 +217,8 @@ pub(crate) struct Elements {
     pub close_param: Markers,
     /// Every opening tag of the family (section or call), for a missing end's limit.
     pub open_any: Markers,
+    /// No section, call or parameter name holds a byte that ends a name (see `element::Lts`).
+    pub plain_names: bool,
 }
 
 #[derive(Debug)]
@@ -301,6 +314,7 @@ fn elements(def: &NativeElements, rules: &Rules) -> Elements {
         open_param: Markers::new(&tags("<", &inner_prefixes, &def.parameters)),
         close_param: Markers::new(&tags("</", &inner_prefixes, &def.parameters)),
         open_any: Markers::new(&tags("<", &inner_prefixes, &any)),
+        plain_names: any.iter().chain(&def.parameters).all(|n| !n.bytes().any(super::element::boundary_byte)),
         def: def.clone(),
         inner_lead: Lead::new(&inner_prefixes),
         inner_prefixes,

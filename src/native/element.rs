@@ -32,8 +32,13 @@ pub(crate) struct Tag {
     pub broken: bool,
 }
 
+/// A byte that ends an element's name.
+pub(crate) fn boundary_byte(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'>' | b'/' | b'=' | b'(')
+}
+
 fn boundary(s: &str, q: usize) -> bool {
-    q >= s.len() || matches!(s.as_bytes()[q], b' ' | b'\t' | b'\r' | b'\n' | b'>' | b'/' | b'=' | b'(')
+    q >= s.len() || boundary_byte(s.as_bytes()[q])
 }
 
 /// The element written at `lt` (`<` or `</`, a prefix, a name from `names`): (name start, name end).
@@ -104,13 +109,18 @@ pub(crate) struct Lts<'a> {
     marks: Vec<(usize, u32, u32)>,
     /// Every `<` in `[start, read)` is marked.
     read: usize,
+    /// No name searched for holds a byte that ends a name ([`boundary_byte`]): a name then
+    /// matches exactly when it is the whole word written after the prefix, and [`Self::name`]
+    /// compares only the names of that word's length.
+    plain: bool,
 }
 
 impl<'a> Lts<'a> {
     /// `None` past 32 prefixes (the bit sets' width): the searches then run the automata.
     /// `lead` is `Lead::new(prefixes)`.
-    pub(crate) fn new(s: &'a str, start: usize, limit: usize, prefixes: &'a [String], lead: &'a Lead) -> Option<Lts<'a>> {
-        (prefixes.len() <= 32 && limit <= s.len()).then(|| Lts { s, prefixes, lead, start, limit, marks: Vec::new(), read: start })
+    /// `plain`: no name the searches ask for holds a [`boundary_byte`].
+    pub(crate) fn new(s: &'a str, start: usize, limit: usize, prefixes: &'a [String], lead: &'a Lead, plain: bool) -> Option<Lts<'a>> {
+        (prefixes.len() <= 32 && limit <= s.len()).then(|| Lts { s, prefixes, lead, start, limit, marks: Vec::new(), read: start, plain })
     }
 
     /// The prefixes written at `p`: only those whose first byte is there are compared.
@@ -119,11 +129,14 @@ impl<'a> Lts<'a> {
         let Some(&c) = self.s.as_bytes().get(p) else { return bits };
         let mut cand = self.lead.by_byte[c as usize];
         while cand != 0 {
+            // Longest first: a prefix written there stands with every shorter one it begins with.
             let i = cand.trailing_zeros();
-            if starts_with_ci(self.s, p, &self.prefixes[i as usize]) {
-                bits |= 1 << i;
-            }
             cand &= cand - 1;
+            if starts_with_ci(self.s, p, &self.prefixes[i as usize]) {
+                let implied = self.lead.implied.get(i as usize).copied().unwrap_or(0);
+                bits |= 1 << i | implied;
+                cand &= !implied;
+            }
         }
         bits
     }
@@ -163,11 +176,51 @@ impl<'a> Lts<'a> {
     /// `tag_name_at(s, a, closing, prefixes, names)` given the prefixes written there.
     fn name(&self, a: usize, closing: bool, bits: u32, names: &[String]) -> Option<(usize, usize)> {
         let p = a + if closing { 2 } else { 1 };
-        for (i, pre) in self.prefixes.iter().enumerate() {
-            if bits & (1 << i) == 0 {
+        let b = self.s.as_bytes();
+        // A word longer than every name is none of them: its end is not looked for past that;
+        // nor is a word whose first byte starts no name (both ASCII cases; an empty name may
+        // stand before any byte).
+        let (mut longest, mut firsts) = (0, [0u64; 4]);
+        if self.plain {
+            longest = names.iter().map(String::len).max()?;
+            for n in names {
+                match n.as_bytes().first() {
+                    Some(&f) => {
+                        let f = f.to_ascii_lowercase();
+                        firsts[f as usize / 64] |= 1 << (f % 64);
+                    }
+                    None => firsts = [u64::MAX; 4],
+                }
+            }
+        }
+        let mut rest = bits;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let Some(pre) = self.prefixes.get(i) else { break };
+            let q = p + pre.len();
+            if self.plain {
+                if let Some(&c) = b.get(q) {
+                    let c = c.to_ascii_lowercase();
+                    if firsts[c as usize / 64] & (1 << (c % 64)) == 0 {
+                        continue;
+                    }
+                }
+                let cap = b.len().min(q + longest + 1);
+                let mut w = q;
+                while w < cap && !boundary_byte(b[w]) {
+                    w += 1;
+                }
+                if w == cap && cap < b.len() {
+                    continue;
+                }
+                for n in names {
+                    if n.len() == w - q && starts_with_ci(self.s, q, n) {
+                        return Some((q, w));
+                    }
+                }
                 continue;
             }
-            let q = p + pre.len();
             // Most names differ from the text at their first byte: that test stays inline.
             let first = self.s.as_bytes().get(q).map(u8::to_ascii_lowercase);
             for n in names {
@@ -341,7 +394,7 @@ fn strip_trailing_closers(mut v: &str) -> &str {
     loop {
         let t = v.trim_end();
         if t.ends_with('>') {
-            if let Some(open) = t.rfind("</") {
+            if let Some(open) = rfind_closer(t) {
                 if closing_tag_at(t, open, t.len()) == Some(t.len()) {
                     v = &t[..open];
                     continue;
@@ -391,15 +444,14 @@ pub(crate) fn read_tag(s: &str, name_start: usize, name_end: usize, equals: bool
             let vs = k + 2;
             let mut q = vs;
             let mut close = None;
-            while q < le {
-                if b[q] == quote {
-                    let after = q + 1;
-                    if after >= le || matches!(b[after], b' ' | b'\t' | b'>' | b'/') {
-                        close = Some(q);
-                        break;
-                    }
+            // The quotes are found by memchr: a value (a whole heading) runs dozens of bytes.
+            while let Some(k) = memchr::memchr(quote, &b[q..le]) {
+                let after = q + k + 1;
+                if after >= le || matches!(b[after], b' ' | b'\t' | b'>' | b'/') {
+                    close = Some(q + k);
+                    break;
                 }
-                q += 1;
+                q = after;
             }
             match close {
                 Some(q) => {
@@ -442,7 +494,7 @@ pub(crate) fn read(s: &str, at: usize, limit: usize, el: &Elements, rec: &Native
         let tag = read_tag(s, ns, ne, false, rec);
         let marker = s[at..tag.end].trim_end().to_string();
         let cs = tag.end;
-        let mut lts = Lts::new(s, at, limit, prefixes, &el.inner_lead);
+        let mut lts = Lts::new(s, at, limit, prefixes, &el.inner_lead, el.plain_names);
         let bound = open_in(&mut lts, s, &el.open_section, cs, limit, prefixes, &el.sections).map(|t| t.0).unwrap_or(limit);
         let close = close_in(&mut lts, s, &el.close_section, cs, bound, prefixes, &el.sections);
         let (ce, closed) = match close {
@@ -479,7 +531,7 @@ pub(crate) fn read(s: &str, at: usize, limit: usize, el: &Elements, rec: &Native
     let (ns, ne) = tag_name_at(s, at, false, prefixes, &el.calls)?;
     let tag = read_tag(s, ns, ne, el.def.name_equals, rec);
     let marker = s[at..tag.end].trim_end().to_string();
-    let mut lts = Lts::new(s, at, limit, prefixes, &el.inner_lead);
+    let mut lts = Lts::new(s, at, limit, prefixes, &el.inner_lead, el.plain_names);
     let bound = open_in(&mut lts, s, &el.open_any, at + 1, limit, prefixes, &el.any).map(|t| t.0).unwrap_or(limit);
     let tag_end = tag.end;
     match call(s, at, (ns, ne), Some(tag), bound, el, rec, &mut lts) {
@@ -689,8 +741,10 @@ mod tests {
         ];
         let mut hits = 0;
         let mut check = |s: &str| {
-            let mut lts = Lts::new(s, 0, s.len(), &prefixes, &lead).unwrap();
+            let mut lts = Lts::new(s, 0, s.len(), &prefixes, &lead, true).unwrap();
             while lts.grow() {}
+            let mut general = Lts::new(s, 0, s.len(), &prefixes, &lead, false).unwrap();
+            while general.grow() {}
             for p in 0..=s.len() {
                 assert_eq!(lts.prefixes_at(p), lts.prefixes_at_plain(p), "prefixes: {s:?} {p}");
             }
@@ -702,6 +756,7 @@ mod tests {
                         assert_eq!(tag_name_at(s, a, closing, &prefixes, names), want, "{s:?} {a} {closing}");
                         let bits = lts.marks.iter().find(|m| m.0 == a).map(|m| if closing { m.2 } else { m.1 }).unwrap_or(0);
                         assert_eq!(lts.name(a, closing, bits, names), want, "marks: {s:?} {a} {closing}");
+                        assert_eq!(general.name(a, closing, bits, names), want, "marks, any names: {s:?} {a} {closing}");
                     }
                 }
             }

@@ -558,7 +558,12 @@ fn rewrite(input: &str, found: &[Found], mapped: &[map::Mapped]) -> String {
             }
             let fence = "`".repeat(width);
             out.push_str(&fence);
-            out.push_str(&st.heading.replace(['\r', '\n'], " "));
+            // Nearly every heading is one line: it is copied, not rebuilt.
+            if memchr::memchr2(b'\r', b'\n', st.heading.as_bytes()).is_some() {
+                out.push_str(&st.heading.replace(['\r', '\n'], " "));
+            } else {
+                out.push_str(&st.heading);
+            }
             out.push('\n');
             cur += 1;
             if !body.is_empty() {

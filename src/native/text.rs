@@ -42,10 +42,13 @@ pub(crate) fn skip_blank(s: &str, mut p: usize, to: usize) -> usize {
     p
 }
 
+/// Whether `word` is written at `p`, in any ASCII case. A byte loop that stops at the first
+/// difference: most tests fail at once (a prefix or name against the bytes after a `<`), where
+/// the slice comparison's chunked reading cost a few dozen instructions whatever the outcome.
 pub(crate) fn starts_with_ci(s: &str, p: usize, word: &str) -> bool {
     let b = s.as_bytes();
     let w = word.as_bytes();
-    p + w.len() <= b.len() && b[p..p + w.len()].eq_ignore_ascii_case(w)
+    p + w.len() <= b.len() && b[p..p + w.len()].iter().zip(w).all(|(x, y)| x == y || x.eq_ignore_ascii_case(y))
 }
 
 /// A closing tag `</…>` written at `p` (at most 64 bytes, on one line): its end.
@@ -82,13 +85,13 @@ pub(crate) fn strip_debris<'a>(
 ) -> &'a str {
     loop {
         let before = t.len();
-        t = t.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\r' || c == '\n');
+        t = trim_ws(t);
         if closers {
             if let Some(e) = closing_tag_at(t, 0, t.len()) {
                 t = &t[e..];
             }
             if t.ends_with('>') {
-                if let Some(open) = t.rfind("</") {
+                if let Some(open) = rfind_closer(t) {
                     if closing_tag_at(t, open, t.len()) == Some(t.len()) {
                         t = &t[..open];
                     }
@@ -111,6 +114,30 @@ pub(crate) fn strip_debris<'a>(
             return t;
         }
     }
+}
+
+/// `t.trim_matches` of spaces, tabs and line breaks, by bytes (all four are ASCII, so no
+/// character is decoded).
+fn trim_ws(t: &str) -> &str {
+    let b = t.as_bytes();
+    let ws = |c: &u8| matches!(c, b' ' | b'\t' | b'\r' | b'\n');
+    let Some(a) = b.iter().position(|c| !ws(c)) else { return "" };
+    let e = b.iter().rposition(|c| !ws(c)).map(|e| e + 1).unwrap_or(b.len());
+    &t[a..e]
+}
+
+/// `t.rfind("</")`, by searching back for `<` (a substring search set up for two bytes cost
+/// more than the text it crossed).
+pub(crate) fn rfind_closer(t: &str) -> Option<usize> {
+    let b = t.as_bytes();
+    let mut end = b.len();
+    while let Some(i) = memchr::memrchr(b'<', &b[..end]) {
+        if b.get(i + 1) == Some(&b'/') {
+            return Some(i);
+        }
+        end = i;
+    }
+    None
 }
 
 /// Drops blank lines before the text and whitespace after it; the text itself stays exact.
@@ -347,6 +374,21 @@ mod tests {
             }
         }
         None
+    }
+
+    /// §native-tool-calls: the byte searches the debris strip uses find what the `str`
+    /// searches they replaced find.
+    #[test]
+    fn native_tool_calls_byte_trims_agree_with_the_str_searches() {
+        const PIECES: &[&str] = &["<", "/", "</", ">", " ", "\t", "\r", "\n", "x", "é", "｜", "\u{3000}"];
+        let check = |s: &str| {
+            assert_eq!(rfind_closer(s), s.rfind("</"), "{s:?}");
+            assert_eq!(trim_ws(s), s.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\r' || c == '\n'), "{s:?}");
+        };
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(3_000).with_max_len(12).for_each(|bytes: &Vec<u8>| {
+            let s: String = bytes.iter().map(|b| PIECES[*b as usize % PIECES.len()]).collect();
+            check(&s);
+        });
     }
 
     /// §native-tool-calls: crossing strings by search finds the bracket the byte-by-byte reading
