@@ -28,11 +28,14 @@ pub struct Segment {
 
 fn skip_target(b: &[u8], mut i: usize) -> Option<usize> {
     // `(` … `)` with `\\`, `\(`, `\)` escapes and balanced inner parentheses (§path-parentheses).
-    // Only those three bytes matter: the path between them is skipped by `memchr3`.
+    // Only those three bytes matter: the path between them is skipped 16 bytes a step.
     let mut depth = 0usize;
     i += 1;
-    while let Some(off) = memchr::memchr3(b'\\', b'(', b')', &b[i..]) {
-        let j = i + off;
+    loop {
+        let j = crate::scan::find_of(b, i, [b'\\', b'(', b')']);
+        if j >= b.len() {
+            return None;
+        }
         i = j + 1;
         match b[j] {
             b'\\' => {
@@ -49,7 +52,6 @@ fn skip_target(b: &[u8], mut i: usize) -> Option<usize> {
             }
         }
     }
-    None
 }
 
 /// `[` … `]` with balanced brackets; double-quoted strings protect brackets
@@ -231,7 +233,9 @@ fn segments_append(cls: &Classifier, line: &str, fence_at: usize, width: u32, mu
                         seg.closed = true;
                     }
                 }
-                _ => i += 1,
+                // Prose of the heading: straight to the next byte that can open a slot, an aside
+                // or a fence run.
+                _ => i = crate::scan::find_of(b, i + 1, [b'(', b'[', b'<', b'`']),
             }
         }
         match next {

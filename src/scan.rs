@@ -173,6 +173,54 @@ pub fn find_byte(needle: u8, hay: &[u8]) -> Option<usize> {
     }
 }
 
+/// The first byte at or after `from` in `hay` that is one of `set`, or `hay.len()`: the search a
+/// heading's reading runs between its slot delimiters (§heading-slot-order). Heading lines are
+/// tens of bytes, where `memchr3`'s dispatched call costs more than the bytes and a byte loop
+/// pays a compare per needle per byte: 16 bytes are tested per step, and a short tail is tested
+/// as the line's last 16 bytes (overlapping, the bytes before `from` masked off), so no byte past
+/// the slice is read.
+#[inline(always)]
+pub fn find_of<const N: usize>(hay: &[u8], from: usize, set: [u8; N]) -> usize {
+    let len = hay.len();
+    let mut i = from;
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128, __m128i};
+        // Bit `k` set where `hay[at + k]` is in `set`.
+        let mask = |at: usize| -> u32 {
+            debug_assert!(at + 16 <= len);
+            // SAFETY: SSE2 is part of the x86_64 baseline; `at + 16 <= hay.len()` at every call.
+            unsafe {
+                let v = _mm_loadu_si128(hay.as_ptr().add(at) as *const __m128i);
+                let mut m = _mm_setzero_si128();
+                for &c in &set {
+                    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8)));
+                }
+                _mm_movemask_epi8(m) as u32
+            }
+        };
+        while i + 16 <= len {
+            let m = mask(i);
+            if m != 0 {
+                return i + m.trailing_zeros() as usize;
+            }
+            i += 16;
+        }
+        if i >= len {
+            return len;
+        }
+        if len >= 16 {
+            let base = len - 16;
+            let m = mask(base) >> (i - base);
+            return if m != 0 { i + m.trailing_zeros() as usize } else { len };
+        }
+    }
+    while i < len && !set.contains(&hay[i]) {
+        i += 1;
+    }
+    i.min(len)
+}
+
 /// Code points in `s` (a column count, §parser-position).
 #[inline]
 pub fn columns(s: &str) -> u32 {
@@ -194,8 +242,10 @@ pub enum Named {
 pub struct Registry<'o> {
     pub names: &'o [String],
     case_insensitive: bool,
-    /// (spelling, index of the executor it names)
-    aliases: crate::small::Small<(&'o str, usize), 2>,
+    /// The rule set's alternative spellings, resolved at lookup: one is read only for a tag that
+    /// names no executor, so building the table per parse would cost every parse for the few
+    /// tags that miss.
+    aliases: &'o [crate::rules::model::ExecutorAlias],
 }
 
 impl<'o> Registry<'o> {
@@ -205,27 +255,25 @@ impl<'o> Registry<'o> {
             None => &rules.tables.executors.default,
         };
         let case_insensitive = rules.tables.executors.case_insensitive;
-        let find = |n: &str| {
-            names.iter().position(|x| if case_insensitive { x.eq_ignore_ascii_case(n) } else { x == n })
-        };
-        let mut aliases = crate::small::Small::new();
-        for a in &rules.tables.executors.aliases {
-            // registered-target-unregistered-spelling: the only `when` the schema admits.
-            if let Some(target) = find(&a.names) {
-                if find(&a.spelling).is_none() {
-                    aliases.push((a.spelling.as_str(), target));
-                }
-            }
-        }
-        Registry { names, case_insensitive, aliases }
+        Registry { names, case_insensitive, aliases: &rules.tables.executors.aliases }
     }
 
+    fn eq(&self, a: &str, b: &str) -> bool {
+        if self.case_insensitive {
+            a.eq_ignore_ascii_case(b)
+        } else {
+            a == b
+        }
+    }
+
+    /// The executor `tag` names: a registered name, else an alias spelling whose target is
+    /// registered (registered-target-unregistered-spelling, the only `when` the schema admits:
+    /// the spelling itself is unregistered, or `tag`, equal to it, would have matched a name).
     pub fn lookup(&self, tag: &str) -> Option<usize> {
-        let eq = |a: &str, b: &str| if self.case_insensitive { a.eq_ignore_ascii_case(b) } else { a == b };
-        if let Some(i) = self.names.iter().position(|n| eq(n, tag)) {
+        if let Some(i) = self.names.iter().position(|n| self.eq(n, tag)) {
             return Some(i);
         }
-        self.aliases.iter().find(|(s, _)| eq(s, tag)).map(|(_, i)| *i)
+        self.aliases.iter().filter(|a| self.eq(&a.spelling, tag)).find_map(|a| self.names.iter().position(|x| self.eq(x, &a.names)))
     }
 }
 
@@ -642,6 +690,68 @@ mod tests {
                 }
                 assert_eq!(find_byte(b'#', &hay), memchr::memchr(b'#', &hay), "len {len}, at {at}");
                 assert_eq!(find_byte(b'#', &hay), (at != usize::MAX).then_some(at), "len {len}, at {at}");
+            }
+        }
+    }
+
+    /// §executor-js-spelling: an alias resolved at lookup names what the table built up front
+    /// named (a spelling counts only while its target is registered and it is not), for every
+    /// tag, under registered lists that do and do not hold the target or the spelling itself.
+    #[test]
+    fn executor_js_spelling_lookup_agrees_with_an_eager_alias_table() {
+        let rules = Rules::builtin();
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<String>>();
+        let lists = [s(&["sh"]), s(&["sh", "node"]), s(&["NODE"]), s(&["node", "js"]), s(&["JS", "node"]), s(&[]), s(&["python", "Node"])];
+        let tags = ["js", "JS", "Js", "node", "NODE", "sh", "j", "jsx", "python", "", "nodejs"];
+        let mut aliased = 0;
+        for list in &lists {
+            let reg = Registry::new(rules, Some(list));
+            let ci = rules.tables.executors.case_insensitive;
+            let eq = |a: &str, b: &str| if ci { a.eq_ignore_ascii_case(b) } else { a == b };
+            let find = |n: &str| list.iter().position(|x| eq(x, n));
+            let eager: Vec<(&str, usize)> = rules
+                .tables
+                .executors
+                .aliases
+                .iter()
+                .filter_map(|a| find(&a.names).filter(|_| find(&a.spelling).is_none()).map(|t| (a.spelling.as_str(), t)))
+                .collect();
+            for tag in tags {
+                let want = find(tag).or_else(|| eager.iter().find(|(sp, _)| eq(sp, tag)).map(|(_, i)| *i));
+                if want.is_some() && find(tag).is_none() {
+                    aliased += 1;
+                }
+                assert_eq!(reg.lookup(tag), want, "{tag:?} among {list:?}");
+            }
+        }
+        assert!(aliased >= 6, "the table reaches the alias path ({aliased})");
+    }
+
+    /// §heading-slot-order: the 16-bytes-a-step search of a heading's delimiters finds what a
+    /// byte loop finds, from every start, for haystacks shorter than one step, across step edges
+    /// and in the overlapped tail.
+    #[test]
+    fn heading_slot_order_find_of_agrees_with_a_byte_loop() {
+        fn naive(hay: &[u8], from: usize, set: &[u8]) -> usize {
+            (from..hay.len()).find(|&k| set.contains(&hay[k])).unwrap_or(hay.len())
+        }
+        // Bytes drawn mostly from the needles, so hits land at every offset.
+        let alphabet = b"([<`\\)a ";
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(20_000).with_max_len(70).for_each(|bytes: &Vec<u8>| {
+            let hay: Vec<u8> = bytes.iter().map(|&b| if b < 0x80 { alphabet[(b % 8) as usize] } else { b'x' }).collect();
+            for from in 0..=hay.len() + 1 {
+                assert_eq!(find_of(&hay, from, [b'(', b'[', b'<', b'`']).min(hay.len()), naive(&hay, from, b"([<`"), "{hay:?} from {from}");
+                assert_eq!(find_of(&hay, from, [b'\\', b'(', b')']).min(hay.len()), naive(&hay, from, b"\\()"), "{hay:?} from {from}");
+            }
+        });
+        // One needle at every offset of every length, the rest of the haystack plain.
+        for len in 0..70usize {
+            for at in 0..len {
+                let mut hay = vec![b'a'; len];
+                hay[at] = b'`';
+                for from in 0..=len {
+                    assert_eq!(find_of(&hay, from, [b'(', b'[', b'<', b'`']), naive(&hay, from, b"([<`"), "len {len} at {at} from {from}");
+                }
             }
         }
     }
