@@ -126,8 +126,9 @@ mod tests {
 
     /// Turns close to the clean shape (`clean`): headings of every kind of operation and of an
     /// executor and labeled fences, each followed by a bare closer, and compact headings alone,
-    /// mostly at one width, with text or none between them; now and then a width, the closer's character, a compact heading, a missing or an
-    /// extra fence breaks the shape, and some turns run past `max_candidates` pairs.
+    /// mostly at one width, with text or none between them; now and then a width, the closer's
+    /// character, a compact heading, a missing or an extra fence breaks the shape, and some turns
+    /// run past `max_candidates` pairs.
     fn near_clean_turns(rules: &Rules, seed: u64, count: usize) -> Vec<Vec<PLine>> {
         let ops = rules.facts.len();
         let mut draw = sequence(seed);
