@@ -4,39 +4,47 @@
 //! global allocator of this binary.
 //!
 //! `cargo bench --bench throughput` (corpus from `$PLURNK_SHARED/corpus`, default `../shared`;
-//! seconds per measurement from `PLURNK_BENCH_SECS`, default 2). No assertion: it prints.
+//! seconds each runner spends per table, in interleaved slices, from `PLURNK_BENCH_SECS`, default 2). No
+//! assertion: it prints.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use plurnk_parser::ParseOptions;
 
-/// The system allocator, counting allocations (and reallocations) and the bytes they ask for.
+/// The system allocator, counting allocations (and reallocations) and the bytes they ask for
+/// while `COUNTING` is set: only the allocation table's pass counts, so the timed runs pay no
+/// locked increment per allocation (it would weigh on whichever parser allocates more).
 struct Counting;
 
+static COUNTING: AtomicBool = AtomicBool::new(false);
 static ALLOCS: AtomicU64 = AtomicU64::new(0);
 static BYTES: AtomicU64 = AtomicU64::new(0);
 
+fn count(bytes: usize) {
+    if COUNTING.load(Relaxed) {
+        ALLOCS.fetch_add(1, Relaxed);
+        BYTES.fetch_add(bytes as u64, Relaxed);
+    }
+}
+
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Relaxed);
-        BYTES.fetch_add(layout.size() as u64, Relaxed);
+        count(layout.size());
         System.alloc(layout)
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         System.dealloc(ptr, layout)
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Relaxed);
-        BYTES.fetch_add(layout.size() as u64, Relaxed);
+        count(layout.size());
         System.alloc_zeroed(layout)
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Relaxed);
-        BYTES.fetch_add(new_size.saturating_sub(layout.size()) as u64, Relaxed);
+        count(new_size.saturating_sub(layout.size()));
         System.realloc(ptr, layout, new_size)
     }
 }
@@ -89,21 +97,37 @@ fn prose(size: usize) -> String {
     s
 }
 
-/// Runs `f` over every input, round after round, for at least `secs`; returns MB/s.
-fn throughput(inputs: &[&str], secs: f64, mut f: impl FnMut(&str)) -> f64 {
+/// Runs each of `fs` over every input, round after round, for about `secs` each, and returns
+/// their MB/s. The runners take turns in slices of about 20 ms, so a machine whose speed drifts
+/// (a shared or virtual host) slows every runner alike instead of whichever ran at the bad moment.
+fn throughput(inputs: &[&str], secs: f64, fs: &mut [&mut dyn FnMut(&str)]) -> Vec<f64> {
     let bytes: usize = inputs.iter().map(|s| s.len()).sum();
-    for i in inputs {
-        f(i); // warm-up round
-    }
-    let start = Instant::now();
-    let mut rounds = 0usize;
-    while rounds == 0 || start.elapsed() < Duration::from_secs_f64(secs) {
-        for i in inputs {
-            f(i);
+    // A warm-up round each, timed, to size the slices.
+    let batch: Vec<usize> = fs
+        .iter_mut()
+        .map(|f| {
+            let t = Instant::now();
+            for i in inputs {
+                f(i);
+            }
+            (0.02 / t.elapsed().as_secs_f64().max(1e-9)).ceil().max(1.0) as usize
+        })
+        .collect();
+    let mut spent = vec![Duration::ZERO; fs.len()];
+    let mut rounds = vec![0usize; fs.len()];
+    while spent.iter().any(|s| s.as_secs_f64() < secs) {
+        for (k, f) in fs.iter_mut().enumerate() {
+            let t = Instant::now();
+            for _ in 0..batch[k] {
+                for i in inputs {
+                    f(i);
+                }
+            }
+            spent[k] += t.elapsed();
+            rounds[k] += batch[k];
         }
-        rounds += 1;
     }
-    (bytes * rounds) as f64 / start.elapsed().as_secs_f64() / 1e6
+    (0..fs.len()).map(|k| (bytes * rounds[k]) as f64 / spent[k].as_secs_f64() / 1e6).collect()
 }
 
 fn plurnk(input: &str) {
@@ -127,11 +151,13 @@ fn newlines(input: &str) {
 /// Allocations and allocated bytes per MB of input, for one pass of `f` over `inputs`.
 fn allocations(inputs: &[&str], f: impl Fn(&str)) -> (f64, f64) {
     let bytes: usize = inputs.iter().map(|s| s.len()).sum();
+    COUNTING.store(true, Relaxed);
     let (a0, b0) = (ALLOCS.load(Relaxed), BYTES.load(Relaxed));
     for i in inputs {
         f(i);
     }
     let (a1, b1) = (ALLOCS.load(Relaxed), BYTES.load(Relaxed));
+    COUNTING.store(false, Relaxed);
     let mb = bytes as f64 / 1e6;
     ((a1 - a0) as f64 / mb, (b1 - b0) as f64 / mb)
 }
@@ -143,10 +169,9 @@ fn main() {
     let inputs: Vec<&str> = owned.iter().map(String::as_str).collect();
     let total: usize = inputs.iter().map(|s| s.len()).sum();
 
-    println!("recorded emissions: {} inputs, {} bytes, each parsed on its own ({secs} s per row)", inputs.len(), total);
-    let ours = throughput(&inputs, secs, plurnk);
-    let peer = throughput(&inputs, secs, pulldown);
-    let floor = throughput(&inputs, secs, newlines);
+    println!("recorded emissions: {} inputs, {} bytes, each parsed on its own ({secs} s per runner, interleaved)", inputs.len(), total);
+    let r = throughput(&inputs, secs, &mut [&mut plurnk, &mut pulldown, &mut newlines]);
+    let (ours, peer, floor) = (r[0], r[1], r[2]);
     println!("| parser | MB/s | vs pulldown-cmark |");
     println!("|---|---:|---:|");
     println!("| plurnk-parser `parse` | {ours:.1} | {:.2}x |", ours / peer);
@@ -161,8 +186,8 @@ fn main() {
     println!("|---|---:|---:|---:|---:|---:|");
     for (name, short) in [("under 1 KB", true), ("1 KB and over", false)] {
         let set: Vec<&str> = inputs.iter().copied().filter(|i| (i.len() < 1024) == short).collect();
-        let ours = throughput(&set, secs, plurnk);
-        let peer = throughput(&set, secs, pulldown);
+        let r = throughput(&set, secs, &mut [&mut plurnk, &mut pulldown]);
+        let (ours, peer) = (r[0], r[1]);
         let bytes: usize = set.iter().map(|s| s.len()).sum();
         println!("| {name} | {} | {bytes} | {ours:.1} | {peer:.1} | {:.2}x |", set.len(), ours / peer);
     }
@@ -172,9 +197,8 @@ fn main() {
     let r = plurnk_parser::parse(&prose_text, &ParseOptions::default());
     assert_eq!(r.statements().count(), 0, "the prose input holds no operation");
     drop(r);
-    let ours_p = throughput(&one, secs, plurnk);
-    let peer_p = throughput(&one, secs, pulldown);
-    let floor_p = throughput(&one, secs, newlines);
+    let r = throughput(&one, secs, &mut [&mut plurnk, &mut pulldown, &mut newlines]);
+    let (ours_p, peer_p, floor_p) = (r[0], r[1], r[2]);
     println!();
     println!("prose-only model answer: {} bytes, no operation", prose_text.len());
     println!("| parser | MB/s | of memchr |");

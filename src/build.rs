@@ -83,6 +83,8 @@ impl<'a, 'c> Ctx<'a, 'c> {
             Named::Exec(e) => &self.cls.registry.names[e],
         }
     }
+    #[cold]
+    #[inline(never)]
     fn text(&self, id: DiagId) -> String {
         self.rules.text(id, &[])
     }
