@@ -163,6 +163,56 @@ fn canonical(marks: &[Mark]) -> String {
 /// (asked for only when a note quotes it),
 /// brackets included, for the advisory text.
 pub fn read(inner: &str, domain: ScopeDomain, written: &dyn Fn() -> String) -> Result<(LineMarker, Vec<ScopeNote>), ScopeError> {
+    // The scopes agents write most (`<1,-1>`, `<40,80>`, `<12>`) are whole numbers that need no
+    // note: read at once; anything else, and a pair the range recovery rewrites, takes the
+    // general reading below (the test holds the two to the same answers).
+    if let Some((a, b)) = plain_ints(inner) {
+        let recovers = matches!(domain, ScopeDomain::ResultPositions | ScopeDomain::TextCoordinates);
+        match b {
+            None => return Ok((LineMarker { marks: vec![Mark::Int(a)] }, Vec::new())),
+            Some(b) if !(recovers && a >= 1 && b >= 1 && b < a) => return Ok((LineMarker { marks: vec![Mark::Int(a), Mark::Int(b)] }, Vec::new())),
+            Some(_) => {}
+        }
+    }
+    read_general(inner, domain, written)
+}
+
+/// `N` or `N,M` (one space allowed after the comma), each an optional `-` and one to fifteen
+/// digits (no overflow, and far inside safe integers): the two numbers.
+fn plain_ints(inner: &str) -> Option<(i64, Option<i64>)> {
+    fn int(b: &[u8], i: &mut usize) -> Option<i64> {
+        let neg = b.get(*i) == Some(&b'-');
+        *i += usize::from(neg);
+        let d = *i;
+        let mut v: i64 = 0;
+        while let Some(&c) = b.get(*i) {
+            if !c.is_ascii_digit() || *i - d == 15 {
+                break;
+            }
+            v = v * 10 + i64::from(c - b'0');
+            *i += 1;
+        }
+        (*i > d).then_some(if neg { -v } else { v })
+    }
+    let b = inner.as_bytes();
+    let mut i = 0;
+    let a = int(b, &mut i)?;
+    if i == b.len() {
+        return Some((a, None));
+    }
+    if b[i] != b',' {
+        return None;
+    }
+    i += 1;
+    if b.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    let c = int(b, &mut i)?;
+    (i == b.len()).then_some((a, Some(c)))
+}
+
+/// [`read`] without its whole-number short-cut.
+fn read_general(inner: &str, domain: ScopeDomain, written: &dyn Fn() -> String) -> Result<(LineMarker, Vec<ScopeNote>), ScopeError> {
     let comps = match components(inner) {
         Some(c) if !c.is_empty() => c,
         _ => {
@@ -313,6 +363,42 @@ mod tests {
         assert_eq!(read("0,+2", TextCoordinates, &|| "<0,+2>".to_string()).unwrap_err(), ScopeError::OffsetStart);
         assert_eq!(read("+2", TextCoordinates, &|| "<+2>".to_string()).unwrap_err(), ScopeError::BadOffset);
         assert_eq!(read("9007199254740991,2", TextCoordinates, &|| "".to_string()).unwrap_err(), ScopeError::Unsafe);
+    }
+
+    /// §scope-marker-forms: the whole-number short-cut answers as the general reading does,
+    /// over every text of up to six bytes from the bytes a scope's numbers are made of, and over
+    /// the digit counts around its fifteen-digit bound, in every domain.
+    #[test]
+    fn scope_marker_forms_short_cut_agrees_with_the_general_reading() {
+        let alphabet = b"019-, .+@";
+        let mut texts: Vec<String> = Vec::new();
+        let mut cur = vec![String::new()];
+        for _ in 0..6 {
+            let mut next = Vec::new();
+            for t in &cur {
+                for &c in alphabet {
+                    let mut u = t.clone();
+                    u.push(c as char);
+                    next.push(u);
+                }
+            }
+            texts.extend(next.iter().cloned());
+            cur = next;
+        }
+        for n in [14, 15, 16, 18, 19, 20] {
+            let big = "9".repeat(n);
+            texts.extend([big.clone(), format!("-{big}"), format!("1,{big}"), format!("{big},1"), format!("{big}, -{big}")]);
+        }
+        let mut taken = 0;
+        for t in &texts {
+            for d in [ResultPositions, TextCoordinates, Minutes, OwnerDefined, Ignored, ScopeDomain::None] {
+                let w = || format!("<{t}>");
+                let general = read_general(t, d, &w);
+                assert_eq!(read(t, d, &w), general, "<{t}> in {d:?}");
+                taken += usize::from(plain_ints(t).is_some());
+            }
+        }
+        assert!(taken > 10_000, "the short-cut was taken too rarely ({taken})");
     }
 
     #[test]
