@@ -14,6 +14,7 @@ use crate::rules::model::{BodyKind, InlineText, LeadingMetadata, Operands, Opera
 use crate::rules::{DiagId, Rules};
 use crate::scan::{columns, Classifier, Line, Named};
 use crate::{matcher, scope, target, Entry};
+use crate::small::Small;
 
 /// Everything a statement builder reads.
 pub struct Ctx<'a, 'c> {
@@ -130,7 +131,7 @@ enum TSrc {
     Arrow((usize, usize)),
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 struct ScopeTok {
     open: usize,
     inner: (usize, usize),
@@ -147,7 +148,8 @@ struct Sel {
     target: Option<TSrc>,
     /// What the target's text holds, read once (§path-parentheses); `ANY` for none.
     marks: target::SlotMarks,
-    scopes: Vec<ScopeTok>,
+    /// One almost always (two are refused): inline, so a scoped heading allocates nothing.
+    scopes: Small<ScopeTok, 1>,
     metas: Vec<String>,
     /// One member of an explicit URI list (§safe-uri-target-groups), replacing the slot text.
     member: Option<String>,
@@ -766,7 +768,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
     let scope_dropped = o.scope == ScopeDomain::None || (o.scope_needs_target && !has_target) || o.scope == ScopeDomain::Ignored;
     if scope_dropped {
         for sel in h.sels.iter_mut() {
-            for st in sel.scopes.drain(..) {
+            for &st in std::mem::take(&mut sel.scopes).iter() {
                 let written = scope_written(line, &st);
                 let at = ctx.pos(h.line_no, st.open);
                 let id = if o.scope == ScopeDomain::Ignored {
@@ -892,6 +894,8 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
         }
     }
     let no_lift: Lifted = (None, None);
+    // The selection of a heading with none.
+    let no_sel = Sel { marks: target::SlotMarks::ANY, ..Sel::default() };
     let mut aside = h.aside.take();
     // One head for every statement of a group; the last takes it.
     let mut head = Some(head);
@@ -910,7 +914,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
                 each = Sel { member: Some(m.clone()), ..h.sels[i].clone() };
                 &each
             }
-            (None, _) => &NO_SEL,
+            (None, _) => &no_sel,
         };
         let (meta, pat) = match at {
             Some(i) => lifted.get(i).unwrap_or(&no_lift),
@@ -1005,8 +1009,6 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
     Ok(())
 }
 
-/// The selection of a heading with none.
-static NO_SEL: Sel = Sel { target: None, marks: target::SlotMarks::ANY, scopes: Vec::new(), metas: Vec::new(), member: None };
 
 /// Each selection's option blocks, `pattern` lifted (§matcher-option), into `lifted`; left
 /// empty when no selection has a block (most headings): each then reads `(None, None)`, as

@@ -110,18 +110,15 @@ pub fn run<'a>(input: &'a str, options: &ParseOptions, entry: Entry) -> ParseRes
         // §native-tool-call-receipt: the first native block left in outside text beside real
         // operations still draws its receipt; the emission is never rewritten.
         let base = input.as_ptr() as usize;
-        let spans: Vec<(usize, usize)> = result
-            .items
-            .iter()
-            .filter_map(|i| match i {
-                Item::Text(TextItem { content: std::borrow::Cow::Borrowed(c), .. }) => {
-                    let at = (c.as_ptr() as usize).checked_sub(base)?;
-                    (at + c.len() <= input.len()).then_some((at, at + c.len()))
-                }
-                _ => None,
-            })
-            .collect();
-        if let Some(receipt) = native::receipt_in(input, &spans, rules, &registry) {
+        // The spans are read as the items stand (no vector of them is built).
+        let spans = result.items.iter().filter_map(|i| match i {
+            Item::Text(TextItem { content: std::borrow::Cow::Borrowed(c), .. }) => {
+                let at = (c.as_ptr() as usize).checked_sub(base)?;
+                (at + c.len() <= input.len()).then_some((at, at + c.len()))
+            }
+            _ => None,
+        });
+        if let Some(receipt) = native::receipt_in(input, spans, rules, &registry) {
             push_receipt(input, rules, &mut result, receipt);
         }
     }

@@ -517,7 +517,7 @@ fn native_tool_call_receipt_beside_operations() {
         "`<tool_call>` is tool-call markup and was not executed. Use three backticks and `READ (worker://country-question.md)` on the opening line."
     );
     // Outside the spans (an operation's body), markup is not an attempted call.
-    assert!(native::receipt_in(input, &[], rules, &registry).is_none());
+    assert!(native::receipt_in(input, &[] as &[(usize, usize)], rules, &registry).is_none());
 }
 
 /// §native-tool-calls: a block keeps its line count, so text after it keeps its line.
