@@ -504,20 +504,20 @@ fn native_tool_call_receipt_beside_operations() {
     let registry = Registry::new(rules, Some(&names));
     let input = "````READ (a.md)\n````\n\n<｜｜DSML｜｜ calls>\n<｜｜DSML｜｜ invoke name=\"READ\" path=\"b.md\" />\n</｜｜DSML｜｜ calls>";
     let from = input.find("\n\n").unwrap();
-    let r = native::receipt_in(input, &[(from, input.len())], rules, &registry).expect("a receipt");
+    let r = native::receipt_in(input, [(from, input.len())], rules, &registry).expect("a receipt");
     assert_eq!((r.line, r.at), (3, 0));
     assert_eq!(
         r.message,
         "`<｜｜DSML｜｜ calls>` is tool-call markup and was not executed. Use three backticks and `READ (b.md)` on the opening line."
     );
     let input = "<tool_call>READ (worker://country-question.md) <1,-1>\n<tool_call>\n```BARE\nWhat is the capital of Germany?\n```";
-    let r = native::receipt_in(input, &[(0, input.find("```").unwrap())], rules, &registry).expect("a receipt");
+    let r = native::receipt_in(input, [(0, input.find("```").unwrap())], rules, &registry).expect("a receipt");
     assert_eq!(
         r.message,
         "`<tool_call>` is tool-call markup and was not executed. Use three backticks and `READ (worker://country-question.md)` on the opening line."
     );
     // Outside the spans (an operation's body), markup is not an attempted call.
-    assert!(native::receipt_in(input, &[] as &[(usize, usize)], rules, &registry).is_none());
+    assert!(native::receipt_in(input, [(0usize, 0usize); 0], rules, &registry).is_none());
 }
 
 /// §native-tool-calls: a block keeps its line count, so text after it keeps its line.
