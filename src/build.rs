@@ -1009,7 +1009,6 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
     Ok(())
 }
 
-
 /// Each selection's option blocks, `pattern` lifted (§matcher-option), into `lifted`; left
 /// empty when no selection has a block (most headings): each then reads `(None, None)`, as
 /// [`lift`] gives for a selection without one.
