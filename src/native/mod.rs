@@ -175,12 +175,11 @@ fn reading(ctx: &Ctx, input: &str) -> (Option<String>, Option<Found>) {
 /// The receipt of the first native block that opens inside one of `spans` (byte ranges of
 /// outside text, in order), for an emission that yields operations: §native-tool-call-receipt
 /// names the first remaining native-call block in outside text.
-pub fn receipt_in(input: &str, spans: impl IntoIterator<Item = impl std::borrow::Borrow<(usize, usize)>>, rules: &Rules, registry: &Registry) -> Option<Receipt> {
+pub fn receipt_in(input: &str, spans: impl IntoIterator<Item = (usize, usize)>, rules: &Rules, registry: &Registry) -> Option<Receipt> {
     compile::with(rules, |c| {
         let params = c.params.as_ref()?;
         let ctx = Ctx { c, rules, registry, params, json_unclosed: Default::default(), closes: text::Closes::new(input) };
-        for span in spans {
-            let (from, to) = *span.borrow();
+        for (from, to) in spans {
             let to = to.min(input.len());
             if from >= to || !input.is_char_boundary(from) || !input.is_char_boundary(to) {
                 continue;
