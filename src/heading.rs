@@ -104,7 +104,7 @@ fn closer_run(b: &[u8], from: usize, w: u32) -> Option<(usize, usize)> {
 /// Where the aside opened before `from` closes: the first `-->` starting at or after `from`.
 /// Found by its `>` (a one-byte `memchr`): a searcher built per call for a three-byte pattern
 /// costs more than the short lines it runs over.
-fn aside_close(b: &[u8], from: usize) -> Option<usize> {
+pub(crate) fn aside_close(b: &[u8], from: usize) -> Option<usize> {
     let from = from.min(b.len());
     memchr::memchr_iter(b'>', &b[from..]).map(|o| from + o).find(|&gt| gt >= from + 2 && &b[gt - 2..gt] == b"--").map(|gt| gt - 2)
 }

@@ -16,6 +16,8 @@ use crate::scan::{columns, Classifier, Line, Named};
 use crate::{matcher, scope, target, Entry};
 use crate::small::Small;
 
+mod plain;
+
 /// Everything a statement builder reads.
 pub struct Ctx<'a, 'c> {
     pub input: &'a str,
@@ -265,7 +267,17 @@ fn leading_metadata(ctx: &Ctx<'_, '_>, op: Option<&Operation>) -> LeadingMetadat
     }
 }
 
+/// Whether operation `o` drops every scope written on its heading (§scope-on-scopeless,
+/// §send-wait-scope).
+fn drops_scopes(o: &Operation, has_target: bool) -> bool {
+    o.scope == ScopeDomain::None || (o.scope_needs_target && !has_target) || o.scope == ScopeDomain::Ignored
+}
+
 fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Position, body: Option<(usize, usize, u32, u32)>, out: &mut Vec<Item<'a>>) -> Result<(), Refusal> {
+    // Most headings are plain: read and built without the general lexer and builder.
+    if let Some(built) = plain::statement(ctx, r, seg, position, body, out) {
+        return built;
+    }
     let mut lexed = ctx.scratch.lexed.take();
     heading::lex_into(ctx.line_text(r.head_line), seg.name.1, seg, &ctx.rules.zero_width, &ctx.rules.tables.notation, &mut lexed);
     let result = statement_lexed(ctx, r, seg, &lexed, position, body, out);
@@ -765,7 +777,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
     let has_target = h.sels.iter().any(|s| s.target.is_some());
 
     // Scopes on operations that take none (§scope-on-scopeless, §send-wait-scope).
-    let scope_dropped = o.scope == ScopeDomain::None || (o.scope_needs_target && !has_target) || o.scope == ScopeDomain::Ignored;
+    let scope_dropped = drops_scopes(o, has_target);
     if scope_dropped {
         for sel in h.sels.iter_mut() {
             for &st in std::mem::take(&mut sel.scopes).iter() {
@@ -807,12 +819,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
     }
 
     let shape = o.shape;
-    // The name borrows the built-in rule set; a caller's rule set may be dropped first.
-    let head_name = match ctx.rules.as_builtin() {
-        Some(b) => Cow::Borrowed(b.op(index).name.as_str()),
-        None => Cow::Owned(name.to_string()),
-    };
-    let head = Head::Op { name: head_name, shape };
+    let head = op_head(ctx, index, name, shape);
     let raw_body = body_text(ctx, body);
     let raw_body = match r.form {
         Form::Naked(_) => naked_body(raw_body, ctx.rules.fence_min() as usize),
@@ -961,23 +968,8 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
                     }
                 }
             }
-            BodyKind::Literal | BodyKind::Prompt => {
-                body_val = match join_body(inline_body.as_deref(), raw_body) {
-                    Some(t) => Body::Text(t),
-                    None if o.body == BodyKind::Prompt => Body::Text(Cow::Borrowed("")),
-                    None => Body::Null,
-                };
-            }
-            BodyKind::Message => {
-                if let Some(t) = join_body(inline_body.as_deref(), raw_body) {
-                    let json = json_value(&t);
-                    body_val = Body::Message { raw: t, json };
-                }
-            }
-            BodyKind::Matcher => {
-                if let Some(t) = join_body(inline_body.as_deref(), raw_body) {
-                    body_val = Body::Matcher(Box::new(read_matcher(ctx, t.into_owned(), position, notes)));
-                }
+            BodyKind::Literal | BodyKind::Prompt | BodyKind::Message | BodyKind::Matcher => {
+                body_val = kept_body(ctx, o.body, join_body(inline_body.as_deref(), raw_body), position, notes);
             }
         }
         let matcher = if o.shape == Shape::Selection { m.map(|raw| Box::new(read_matcher(ctx, raw, position, notes))) } else { None };
@@ -1007,6 +999,31 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
         }));
     }
     Ok(())
+}
+
+/// The body of an operation whose row keeps it (a literal, a prompt, a message or a matcher
+/// body, §op-shapes), from its text if any.
+fn kept_body<'a>(ctx: &Ctx<'a, '_>, kind: BodyKind, text: Option<Cow<'a, str>>, position: Position, notes: &mut Vec<ParseError>) -> Body<'a> {
+    match (kind, text) {
+        (BodyKind::Message, Some(t)) => {
+            let json = json_value(&t);
+            Body::Message { raw: t, json }
+        }
+        (BodyKind::Matcher, Some(t)) => Body::Matcher(Box::new(read_matcher(ctx, t.into_owned(), position, notes))),
+        (BodyKind::Literal | BodyKind::Prompt, Some(t)) => Body::Text(t),
+        (BodyKind::Prompt, None) => Body::Text(Cow::Borrowed("")),
+        _ => Body::Null,
+    }
+}
+
+/// The head of native operation `index`: its name borrows the built-in rule set; a caller's
+/// rule set may be dropped first.
+fn op_head(ctx: &Ctx<'_, '_>, index: usize, name: &str, shape: Shape) -> Head {
+    let name = match ctx.rules.as_builtin() {
+        Some(b) => Cow::Borrowed(b.op(index).name.as_str()),
+        None => Cow::Owned(name.to_string()),
+    };
+    Head::Op { name, shape }
 }
 
 /// Each selection's option blocks, `pattern` lifted (§matcher-option), into `lifted`; left
