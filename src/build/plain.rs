@@ -5,9 +5,10 @@
 //! is several times what one plain statement needs, so running them for it refetches code the
 //! instruction cache could not keep.
 //!
-//! A heading outside that shape, or one whose reading would need anything beyond it (a note,
-//! a dropped scope, a body the row does not keep, a possible target group), gives `None` and
-//! the general path reads it. The tests below hold the two paths to the same output.
+//! Anything else gives `None` and the general path reads it: heading text, option blocks, a
+//! scope before its target or a second one, a dropped scope, a body the row does not keep, a
+//! possible target group, a client-tier name, a closer on the line. The tests below hold the
+//! two paths to the same output.
 
 use super::*;
 
