@@ -190,6 +190,12 @@ fn segments_append(cls: &Classifier, line: &str, fence_at: usize, width: u32, mu
             None => break,
         };
         let mut seg = Segment { fence_at: at, width: w, named, name: (name_start, name_end), end: b.len(), closers: Small::new(), closed: false };
+        // No backtick after the name (most headings): no closer and no next opener can stand on
+        // the line, so the stretch runs to its end unclosed; the slots need no walk.
+        if crate::scan::find_byte(b'`', &b[name_end..]).is_none() {
+            out.push(seg);
+            break;
+        }
         let mut i = name_end;
         let mut next: Option<(usize, u32)> = None;
         while i < b.len() {

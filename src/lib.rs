@@ -14,6 +14,7 @@
 
 pub mod ast;
 pub mod build;
+mod clean_turn;
 pub mod diagnose;
 pub mod heading;
 pub mod matcher;
@@ -84,6 +85,33 @@ pub fn parse_path(raw: &str) -> Result<Option<Target<'_>>, String> {
         return Ok(None);
     }
     target::parse(raw).map(Some).map_err(|_| Rules::builtin().text(DiagId::InvalidUri, &[]))
+}
+
+thread_local! {
+    /// Set while [`general_path_only`] runs: this thread's parses take no short-cut.
+    static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with this thread's parses on the general path alone: no clean-turn reader, no
+/// clean pairing, no plain-heading builder. Each short-cut gives what the general path gives,
+/// only sooner; the properties that hold them to it (tests, the fuzz harness) compare the two.
+#[doc(hidden)]
+pub fn general_path_only<R>(f: impl FnOnce() -> R) -> R {
+    /// Restores the switch, also when `f` panics.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            GENERAL_ONLY.with(|g| g.set(self.0));
+        }
+    }
+    let _restore = Restore(GENERAL_ONLY.with(|g| g.replace(true)));
+    f()
+}
+
+/// Whether this thread's parses may take the short-cuts (see [`general_path_only`]).
+#[inline]
+pub(crate) fn shortcuts() -> bool {
+    !GENERAL_ONLY.with(|g| g.get())
 }
 
 /// Any entry, by tier.
@@ -186,8 +214,8 @@ impl Workspace {
     }
 }
 
+/// Classifies the lines of `input` (already split into `ws.lines`) into the pairing lines.
 fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) {
-    scan::lines_into(input, &mut ws.lines);
     let Workspace { lines, plines, inline_unknown, heads, .. } = ws;
     plines.clear();
     inline_unknown.clear();
@@ -281,6 +309,7 @@ pub fn pairing_stats(input: &str, options: &ParseOptions) -> pair::Stats {
     let registry = Registry::new(rules, options.executors.as_deref());
     let cls = Classifier::new(rules, &registry);
     let mut ws = Workspace::default();
+    scan::lines_into(input, &mut ws.lines);
     scan_input(input, rules, &cls, &mut ws);
     pair::pair_with_stats(rules, &rules.facts, &ws.plines).1
 }
@@ -291,6 +320,13 @@ fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry
 
 fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, ws: &mut Workspace) -> ParseResult<'a> {
     let cls = Classifier::new(rules, registry);
+    scan::lines_into(input, &mut ws.lines);
+    // §fence-pairing: a clean turn is read in one pass (built-in rule set, see `clean_turn`).
+    if std::ptr::eq(rules, Rules::builtin()) && shortcuts() {
+        if let Some(result) = clean_turn::read(input, rules, &cls, entry, ws) {
+            return result;
+        }
+    }
     scan_input(input, rules, &cls, ws);
     pair::pair_into(rules, &rules.facts, &ws.plines, &mut ws.pair);
     let Workspace { lines, plines, inline_unknown, pair: pair_bufs, regions, rb, covered, build_scratch, heads, .. } = ws;

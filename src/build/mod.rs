@@ -254,6 +254,21 @@ fn build_segments<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, segs: &[Segment], out: &m
     true
 }
 
+/// The one statement of a clean turn's fenced region (§fence-pairing's clean shape): its
+/// heading is `seg`, the whole line. `false` when the statement's refusal reaches past it (the
+/// closer, the tier or the boundary): the general path then reads the turn.
+pub(crate) fn clean_statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, out: &mut Vec<Item<'a>>) -> bool {
+    let position = ctx.pos(r.head_line, r.pos_at);
+    match statement(ctx, r, seg, position, body_span(ctx, r), out) {
+        Ok(()) => true,
+        Err(Refusal::Error(e)) => {
+            out.push(Item::Error(e));
+            true
+        }
+        Err(_) => false,
+    }
+}
+
 fn synthetic(ctx: &Ctx<'_, '_>, line: &str, named: Named) -> Segment {
     let end = ctx.cls.name_end(line.as_bytes(), 0);
     Segment { fence_at: 0, width: 0, named, name: (0, end), end: line.len(), closers: crate::small::Small::new(), closed: false }
@@ -612,34 +627,41 @@ fn read_target<'a>(ctx: &Ctx<'_, '_>, h: &Heading<'a>, sel: &Sel, position: Posi
         // A group member is not the slot's text: its marks do not hold.
         Some(raw) => {
             let marks = if sel.member.is_some() { target::SlotMarks::ANY } else { sel.marks };
-            target::parse_marked(raw, marks).map(Some).map_err(|_| invalid_uri(ctx, position))
+            parse_target(ctx, raw, marks, position).map(Some)
         }
         None => Ok(None),
     }
+}
+
+/// A target's text (escapes decoded) decomposed under what its slot `marks` hold (§path-syntax).
+#[inline]
+fn parse_target<'a>(ctx: &Ctx<'_, '_>, raw: Cow<'a, str>, marks: target::SlotMarks, position: Position) -> Result<Target<'a>, Refusal> {
+    target::parse_marked(raw, marks).map_err(|_| invalid_uri(ctx, position))
 }
 
 /// Reads one selection's scope under `domain`; pushes advisories; `Err` carries the refusal.
 /// The check stays inline (most selections have no scope); the reading is out of line.
 #[inline]
 fn read_scope(ctx: &Ctx<'_, '_>, h: &Heading, sel: &Sel, domain: ScopeDomain, opname: &str, named: Named, notes: &mut Vec<ParseError>) -> Result<Option<LineMarker>, ParseError> {
-    if sel.scopes.is_empty() {
-        return Ok(None);
+    match sel.scopes.first() {
+        None => Ok(None),
+        Some(st) => read_scope_tok(ctx, h.line, h.line_no, st, domain, opname, named, notes).map(Some),
     }
-    read_scope_of(ctx, h, sel, domain, opname, named, notes)
 }
 
+/// Reads the scope `st` of heading `line` (line `line_no`) under `domain`; pushes advisories.
 #[inline(never)]
-fn read_scope_of(ctx: &Ctx<'_, '_>, h: &Heading, sel: &Sel, domain: ScopeDomain, opname: &str, named: Named, notes: &mut Vec<ParseError>) -> Result<Option<LineMarker>, ParseError> {
+#[allow(clippy::too_many_arguments)]
+fn read_scope_tok(ctx: &Ctx<'_, '_>, line: &str, line_no: u32, st: &ScopeTok, domain: ScopeDomain, opname: &str, named: Named, notes: &mut Vec<ParseError>) -> Result<LineMarker, ParseError> {
     let rules = ctx.rules;
-    let Some(st) = sel.scopes.first() else { return Ok(None) };
-    let written = || scope_written(h.line, st);
+    let written = || scope_written(line, st);
     // Where the scope stands, for a note or a refusal only (a column count is not free).
-    let at = || ctx.pos(h.line_no, st.open);
-    match scope::read(&h.line[st.inner.0..st.inner.1], domain, &written) {
+    let at = || ctx.pos(line_no, st.open);
+    match scope::read(&line[st.inner.0..st.inner.1], domain, &written) {
         Ok((lm, scope_notes)) => {
             if let Some(lead) = st.lead {
-                let shown = &h.line[lead..if st.closed { st.inner.1 + 1 } else { st.inner.1 }];
-                let anchor = &h.line[st.inner.0..st.inner.1];
+                let shown = &line[lead..if st.closed { st.inner.1 + 1 } else { st.inner.1 }];
+                let anchor = &line[st.inner.0..st.inner.1];
                 notes.push(make(rules, DiagId::CombinedAnchor, at(), &[("written", shown), ("anchor", anchor)], None));
             }
             for n in scope_notes {
@@ -648,7 +670,7 @@ fn read_scope_of(ctx: &Ctx<'_, '_>, h: &Heading, sel: &Sel, domain: ScopeDomain,
                     scope::ScopeNote::Recovered(w, c) => notes.push(make(rules, DiagId::ScopeRecovered, at(), &[("written", &w), ("canonical", &c)], None)),
                 }
             }
-            Ok(Some(lm))
+            Ok(lm)
         }
         Err(e) => Err(scope_error(ctx, e, at(), &written(), domain, opname, named)),
     }

@@ -1,12 +1,13 @@
-//! The plain heading: a native operation's name, then at most its targets (each with an
-//! optional scope right after it) and an optional closed aside, nothing else (§slot-order).
-//! Most headings models write are plain. They are read here in one pass and built straight
-//! into a statement: the general lexer and builder hold every tolerance rule, and their code
-//! is several times what one plain statement needs, so running them for it refetches code the
-//! instruction cache could not keep.
+//! The plain heading: an operation's or executor's name, then at most its targets (each with an
+//! optional scope right after it), a sigil-led matcher after them and an aside, nothing else
+//! (§slot-order). Most headings models write are plain. They are read here in one pass and
+//! built straight into a statement: the general lexer and builder hold every tolerance rule,
+//! and their code is several times what one plain statement needs, so running them for it
+//! refetches code the instruction cache could not keep.
 //!
-//! Anything else gives `None` and the general path reads it: heading text, option blocks, a
-//! scope before its target or a second one, a dropped scope, a body the row does not keep, a
+//! Anything else gives `None` and the general path reads it: heading text that is not a
+//! matcher, a matcher the general path would peel a slot off (§trailing-slots), option blocks,
+//! a scope before its target or a second one, a dropped scope, a body the row does not keep, a
 //! possible target group, a client-tier name, a closer on the line. The tests below hold the
 //! two paths to the same output.
 
@@ -15,15 +16,18 @@ use super::*;
 /// A plain heading's slots, by byte offsets into the line.
 #[derive(Default)]
 struct Slots {
-    /// Each target's inner range and the inner range of the scope after it.
+    /// Each target's inner range and the scope after it.
     sels: [((usize, usize), Option<ScopeTok>); 2],
     n: usize,
-    /// The inner range of a closed aside.
+    /// The inner range of the aside.
     aside: Option<(usize, usize)>,
+    /// The matcher after the targets (§heading-slot-order), its trailing blanks and aside off.
+    text: Option<(usize, usize)>,
 }
 
-/// Reads `[from, end)` of `line` as a plain heading's slots, or `None`.
-fn lex(line: &str, from: usize, end: usize) -> Option<Slots> {
+/// Reads `[from, end)` of `line` as a plain heading's slots, or `None`. `charge` is the log's
+/// charge separator, which the general path would peel off a matcher (§log-heading-notation).
+fn lex(line: &str, from: usize, end: usize, charge: &str) -> Option<Slots> {
     let b = &line.as_bytes()[..end];
     let mut s = Slots::default();
     let mut i = from;
@@ -59,33 +63,78 @@ fn lex(line: &str, from: usize, end: usize) -> Option<Slots> {
                 s.sels[s.n - 1].1 = Some(ScopeTok { open: i, inner: (i + 1, gt), closed: true, lead: None, bare: false });
                 i = gt + 1;
             }
+            // A matcher after a blank, behind the targets: the heading's text to the line's end
+            // (§heading-slot-order), of which §trailing-slots takes a closed aside off the right
+            // end; a scope, an option block or a charge would come off too, and a backtick run
+            // would be dropped, so those are left to the general path.
+            c if s.n > 0 && matches!(b[i - 1], b' ' | b'\t') && matches!(c, b'/' | b'^' | b'$' | b'~' | b'&') => {
+                let mut t = line[i..end].trim_end();
+                // A backtick run in the text is dropped from it (§transparent-inline-closer).
+                if t.contains('`') {
+                    return None;
+                }
+                if let Some(k) = t.strip_suffix("-->").and_then(|_| t.rfind("<!--")).filter(|&k| k + 7 <= t.len()) {
+                    s.aside = Some((i + k + 4, i + t.len() - 3));
+                    t = t[..k].trim_end();
+                }
+                if t.ends_with(['>', ']']) || t.contains(charge) {
+                    return None;
+                }
+                s.text = Some((i, i + t.len()));
+                return Some(s);
+            }
             _ => return None,
         }
     }
 }
 
-#[cfg(test)]
-thread_local! {
-    /// Set by the tests to read every heading by the general path.
-    pub(super) static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
 /// The statement of a plain fenced heading, written to `out`, or `None` for the general path.
 pub(super) fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Position, body: Option<(usize, usize, u32, u32)>, out: &mut Vec<Item<'a>>) -> Option<Result<(), Refusal>> {
+    if r.form != Form::Fenced || !seg.closers.is_empty() || !crate::shortcuts() {
+        return None;
+    }
+    let line = ctx.line_text(r.head_line);
+    let slots = lex(line, seg.name.1, seg.end, &ctx.rules.tables.notation.charge)?;
+    let built = match seg.named {
+        Named::Op(index) => operation(ctx, r, index, line, &slots, position, body, out)?,
+        Named::Exec(e) => executor(ctx, r, e, line, &slots, position, body, out)?,
+    };
     #[cfg(test)]
-    if GENERAL_ONLY.with(|g| g.get()) {
-        return None;
+    if built.is_ok() {
+        count_built();
     }
-    let Named::Op(index) = seg.named else { return None };
-    if r.form != Form::Fenced || !seg.closers.is_empty() {
-        return None;
+    Some(built)
+}
+
+/// Selection `sel` of the heading: its target (escapes decoded, §path-syntax) and its scope read
+/// under `domain` (advisories to `notes`).
+#[allow(clippy::too_many_arguments)]
+fn selection<'a>(ctx: &Ctx<'_, '_>, line: &'a str, line_no: u32, sel: &((usize, usize), Option<ScopeTok>), domain: ScopeDomain, named: Named, position: Position, notes: &mut Vec<ParseError>) -> Result<(Target<'a>, Option<LineMarker>), Refusal> {
+    let &((s, e), scope) = sel;
+    let marks = target::SlotMarks::of(&line[s..e]);
+    let target = parse_target(ctx, target::decode_marked(&line[s..e], marks), marks, position)?;
+    let lm = match &scope {
+        Some(st) => Some(read_scope_tok(ctx, line, line_no, st, domain, ctx.name_of(named), named, notes).map_err(Refusal::Error)?),
+        None => None,
+    };
+    Ok((target, lm))
+}
+
+/// Pushes `st` and the notes that follow it.
+fn push<'a>(out: &mut Vec<Item<'a>>, st: Statement<'a>, notes: Vec<ParseError>) {
+    out.push(Item::Statement(st));
+    if !notes.is_empty() {
+        out.extend(notes.into_iter().map(Item::Error));
     }
+}
+
+/// A native operation's plain statement (§op-shapes), or `None`.
+#[allow(clippy::too_many_arguments)]
+fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, index: usize, line: &'a str, slots: &Slots, position: Position, body: Option<(usize, usize, u32, u32)>, out: &mut Vec<Item<'a>>) -> Option<Result<(), Refusal>> {
     let o = ctx.rules.op(index);
     if o.tier == Tier::Client {
         return None;
     }
-    let line = ctx.line_text(r.head_line);
-    let slots = lex(line, seg.name.1, seg.end)?;
     let n = slots.n;
     let fits = match o.operands {
         Operands::None => n == 0,
@@ -99,65 +148,120 @@ pub(super) fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, posi
     if !fits || (scoped && drops_scopes(o, n > 0)) {
         return None;
     }
+    // A matcher stands only on a selection that reads one (§heading-inline-body).
+    if slots.text.is_some() && (o.shape != Shape::Selection || !matches!(o.inline_text, InlineText::Matcher | InlineText::SigilMatcherElseBody)) {
+        return None;
+    }
     let raw_body = body_text(ctx, body);
     let keeps_body = !matches!(o.body, BodyKind::None | BodyKind::Distillation);
     if raw_body.is_some() && !keeps_body && o.shape != Shape::Transfer {
         return None;
     }
-    let mut sels = [Sel::default(), Sel::default()];
-    for (sel, &(inner, scope)) in sels.iter_mut().zip(&slots.sels[..n]) {
-        sel.marks = target::SlotMarks::of(&line[inner.0..inner.1]);
-        if o.operands == Operands::Group && sel.marks.may_be_group() {
+    if o.operands == Operands::Group && n == 1 {
+        let (s, e) = slots.sels[0].0;
+        if target::SlotMarks::of(&line[s..e]).may_be_group() {
             return None;
         }
-        sel.target = Some(TSrc::Slot(inner));
-        if let Some(st) = scope {
-            sel.scopes.push(st);
+    }
+    if o.shape == Shape::Transfer {
+        return Some(transfer(ctx, r, index, line, slots, position, body, out));
+    }
+    let named = Named::Op(index);
+    let mut notes = Vec::new();
+    let mut st = Statement {
+        head: op_head(ctx, index, &o.name, o.shape),
+        aside: slots.aside.map(|(s, e)| Cow::Borrowed(line[s..e].trim())),
+        target: None,
+        metadata: None,
+        line_marker: None,
+        matcher: None,
+        body: Body::Null,
+        source: None,
+        destination: None,
+        seconds: None,
+        position,
+    };
+    if n == 1 {
+        match selection(ctx, line, r.head_line, &slots.sels[0], o.scope, named, position, &mut notes) {
+            Ok((target, lm)) => (st.target, st.line_marker) = (Some(target), lm),
+            Err(e) => return Some(Err(e)),
         }
     }
-    let h = Heading { line, line_no: r.head_line, pre: Sel::default(), sels: Vec::new(), aside: None, arrows: Vec::new(), text: None };
-    let name = ctx.name_of(seg.named);
+    if keeps_body {
+        st.body = kept_body(ctx, o.body, raw_body.map(Cow::Borrowed), position, &mut notes);
+    }
+    if let Some((s, e)) = slots.text {
+        st.matcher = Some(Box::new(read_matcher(ctx, line[s..e].to_string(), position, &mut notes)));
+    }
+    push(out, st, notes);
+    Some(Ok(()))
+}
+
+/// COPY and MOVE: two selections, each its target and scope (§op-shapes); a body is unused.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn transfer<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, index: usize, line: &'a str, slots: &Slots, position: Position, body: Option<(usize, usize, u32, u32)>, out: &mut Vec<Item<'a>>) -> Result<(), Refusal> {
+    let o = ctx.rules.op(index);
     let mut notes = Vec::new();
-    let mut read = |sel: &Sel| -> Result<(Option<Target<'a>>, Option<LineMarker>), Refusal> {
-        let target = read_target(ctx, &h, sel, position)?;
-        let lm = read_scope(ctx, &h, sel, o.scope, name, seg.named, &mut notes).map_err(Refusal::Error)?;
-        Ok((target, lm))
-    };
+    let mut both = [None, None];
+    for (slot, sel) in both.iter_mut().zip(&slots.sels) {
+        let (target, line_marker) = selection(ctx, line, r.head_line, sel, o.scope, Named::Op(index), position, &mut notes)?;
+        *slot = Some(Box::new(Selection { target: Some(target), metadata: None, line_marker, matcher: None }));
+    }
+    if let (Some(_), Some((_, _, first, last))) = (body_text(ctx, body), body) {
+        notes.push(body_unused(ctx, &o.name, false, first, last, position));
+    }
+    let [source, destination] = both;
     let aside = slots.aside.map(|(s, e)| Cow::Borrowed(line[s..e].trim()));
-    let head = op_head(ctx, index, name, o.shape);
-    let mut st = Statement { head, aside, target: None, metadata: None, line_marker: None, matcher: None, body: Body::Null, source: None, destination: None, seconds: None, position };
-    if o.shape == Shape::Transfer {
-        let mut both = [None, None];
-        for (slot, sel) in both.iter_mut().zip(&sels[..n]) {
-            let (target, line_marker) = match read(sel) {
-                Ok(read) => read,
-                Err(e) => return Some(Err(e)),
-            };
-            *slot = Some(Box::new(Selection { target, metadata: None, line_marker, matcher: None }));
-        }
-        let [source, destination] = both;
-        st.source = source;
-        st.destination = destination;
-        if let (Some(_), Some((_, _, first, last))) = (raw_body, body) {
-            notes.push(body_unused(ctx, name, false, first, last, position));
-        }
-    } else {
-        if n == 1 {
-            match read(&sels[0]) {
-                Ok((target, lm)) => (st.target, st.line_marker) = (target, lm),
-                Err(e) => return Some(Err(e)),
+    let st = Statement { head: op_head(ctx, index, &o.name, o.shape), aside, target: None, metadata: None, line_marker: None, matcher: None, body: Body::Null, source, destination, seconds: None, position };
+    push(out, st, notes);
+    Ok(())
+}
+
+/// An executor's plain statement: its program path (never split, §exec-executor-slot), its
+/// scope and its body as written.
+#[allow(clippy::too_many_arguments)]
+fn executor<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, exec: usize, line: &'a str, slots: &Slots, position: Position, body: Option<(usize, usize, u32, u32)>, out: &mut Vec<Item<'a>>) -> Option<Result<(), Refusal>> {
+    if slots.n > 1 || slots.text.is_some() {
+        return None;
+    }
+    let name = &ctx.cls.registry.names[exec];
+    let mut notes = Vec::new();
+    let mut st = Statement {
+        head: Head::Runtime(name.clone()),
+        aside: slots.aside.map(|(s, e)| Cow::Borrowed(line[s..e].trim())),
+        target: None,
+        metadata: None,
+        line_marker: None,
+        matcher: None,
+        body: match body_text(ctx, body) {
+            Some(b) => Body::Text(Cow::Borrowed(b)),
+            None => Body::Null,
+        },
+        source: None,
+        destination: None,
+        seconds: None,
+        position,
+    };
+    if slots.n == 1 {
+        let ((s, e), scope) = slots.sels[0];
+        let raw = target::decode_marked(&line[s..e], target::SlotMarks::of(&line[s..e]));
+        st.target = Some(if target::url_prefix(&raw).is_some() {
+            match target::parse_decoded(raw) {
+                Ok(t) => t,
+                Err(_) => return Some(Err(invalid_uri(ctx, position))),
+            }
+        } else {
+            Target::Local { raw, fragment: None }
+        });
+        if let Some(sc) = &scope {
+            match read_scope_tok(ctx, line, r.head_line, sc, ctx.rules.tables.executors.scope, name, Named::Exec(exec), &mut notes) {
+                Ok(lm) => st.line_marker = Some(lm),
+                Err(err) => return Some(Err(Refusal::Error(err))),
             }
         }
-        if keeps_body {
-            st.body = kept_body(ctx, o.body, raw_body.map(Cow::Borrowed), position, &mut notes);
-        }
     }
-    out.push(Item::Statement(st));
-    #[cfg(test)]
-    count_built();
-    if !notes.is_empty() {
-        out.extend(notes.into_iter().map(Item::Error));
-    }
+    push(out, st, notes);
     Some(Ok(()))
 }
 
@@ -174,7 +278,7 @@ pub(super) fn count_built() {
 
 #[cfg(test)]
 mod tests {
-    use super::{BUILT, GENERAL_ONLY};
+    use super::BUILT;
     use crate::{parse, parse_client, ParseOptions, ParseResult};
 
     /// `(result by this path and the general one, plain statements built)`.
@@ -183,9 +287,7 @@ mod tests {
         let before = BUILT.with(|b| b.get());
         let fast = f(turn, &opts);
         let built = BUILT.with(|b| b.get()) - before;
-        GENERAL_ONLY.with(|g| g.set(true));
-        let general = f(turn, &opts);
-        GENERAL_ONLY.with(|g| g.set(false));
+        let general = crate::general_path_only(|| f(turn, &opts));
         (fast, general, built)
     }
 
@@ -206,6 +308,19 @@ mod tests {
             ("````SEND (message://a/b)\n{\"ok\": true}\n````\n", 1),
             ("````KILL (log:///3)\n````\n", 1),
             ("````FIND (*)\n````\n````READ (notes.md)\n````\n", 2),
+            // §heading-slot-order: a sigil matcher after the targets, a closed aside peeled off
+            // its right end (§trailing-slots).
+            ("````FIND (src) /foo/i\n````\n", 1),
+            ("````FIND (src) /[Rr]ecovery [Ss]ite/ <!-- why -->\n````\n", 1),
+            ("````READ (a.md) <1,4>\t^def \n````\n", 1),
+            ("````EDIT (x.py) /a/\nbody\n````\n", 1),
+            ("````KILL (log:///3) $.a\n````\n", 1),
+            ("````FIND (src) /a-->/ <!-- b -->\n````\n", 1),
+            // Executors (§exec-executor-slot): the path is never split.
+            ("````sh\nls -la\n````\n", 1),
+            ("````sh (./run.sh) <!-- go -->\necho\n````\n", 1),
+            ("````sh (https://x.io/p?q)\n````\n", 1),
+            ("````SH (a.sh) <1,2>\n````\n", 1),
             // Near misses: each needs a rule of the general path.
             ("````READ (src/a.rs) <1,40> trailing text\n````\n", 0),
             ("````READ <1,40> (src/a.rs)\n````\n", 0),
@@ -219,6 +334,17 @@ mod tests {
             ("````FIND (a) (b)\n````\n", 0),
             ("````READ (a)b\n````\n", 0),
             ("````READ (a) ```\n", 0),
+            ("````FIND (src) /a/ <3>\n````\n", 0),
+            ("````FIND (src) /a/ [{\"x\":1}]\n````\n", 0),
+            ("````FIND (src) /a/ \u{b7} 900\n````\n", 0),
+            ("````FIND (src)/a/\n````\n", 0),
+            ("````FIND (src) /a/ <!-->\n````\n", 0),
+            ("````FIND /a/ (src)\n````\n", 0),
+            ("````MOVE (a) (b) /x/\n````\n", 0),
+            ("````SEND (message://a) /x/\n````\n", 0),
+            ("````sh (a) (b)\n````\n", 0),
+            ("````sh ls -la\n````\n", 0),
+            ("````sh [x]\n````\n", 0),
         ];
         for &(turn, plain) in rows {
             let (fast, general, built) = both(parse, turn);
@@ -236,6 +362,7 @@ mod tests {
             " ", "\t", "(src/a.rs)", "(a b)", "(log:///1 log:///2)", "(https://x.io/p)", "(*.rs)", "(message://a/b)", "(log:///3)", "()", "(a\\)b)",
             "(a<1>)", "(", ")", "<1,40>", "<3>", "<-2>", "<0>", "<@ab>", "<a>", "<>", "<", ">", "<!-- why -->", "<!-- open", "-->", "[x]", "[5]", "[",
             "text", "/re/", "`^a`", "`", "```", "````", "\u{200b}", "é", "→ a", "· 3", "42<@ab>",
+            " /a b/i", " ^x", " $.a", " ~f", " &b", " /x/ <3>", " /x/ [y]", "/x/]", "-->", "<!-->", " {\"a\":1}", " #chan", "\u{3000}", "<!-- a ``` b -->", " /q/ <!-- ``` -->",
         ];
         const BODIES: &[&str] = &["", "body\n", "{\"a\":1}\n", "/x/\n", "<!-- c -->\n", "a\r\nb\n", "````\n"];
         bolero::check!().with_type::<Vec<u8>>().with_iterations(40_000).with_max_len(24).for_each(|bytes: &Vec<u8>| {
