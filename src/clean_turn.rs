@@ -11,8 +11,10 @@
 //!
 //! The reader is narrower than the clean shape: a heading with a backtick after its name (a
 //! compact heading, a closer or a chained opener on the line, §inline-chain), an orphaned
-//! closer, an unknown tag with slots, anything but a fence line or text, and any refusal that
-//! reaches past its statement give `None`, and the general path reads the turn from the start.
+//! closer, anything but a fence line or text, and any refusal that reaches past its statement
+//! give `None`, and the general path reads the turn from the start. The turn is checked whole
+//! before any statement is built, so that costs only the scan.
+//!
 //! The tests below and the fuzz harness hold the two to the same output.
 
 use crate::ast::{Item, ParseResult, Position, TextItem};
@@ -32,26 +34,93 @@ enum Open {
     Quote,
 }
 
+/// One operation block of a clean turn: its heading line, fence indent and name, its closer
+/// line, and where the response text resumes after it (a byte offset on the closer's line).
+/// `text_before` says whether the text between the previous block and this one is more than
+/// whitespace (§response-text).
+#[derive(Clone, Copy)]
+pub(crate) struct Unit {
+    head: u32,
+    indent: u32,
+    named: Named,
+    name_end: usize,
+    closer: u32,
+    resume: usize,
+    text_before: bool,
+}
+
 /// The result of the clean turn `input` (its lines already in `ws.lines`), or `None` when the
 /// turn is not one this reader takes. Built-in rule set only (the clean argument is about its
-/// tables).
+/// tables). The turn is checked whole first, its blocks kept in `ws.clean`, so a turn the
+/// general path must read costs no statement, and the result is allocated once at its size.
 pub(crate) fn read<'a>(input: &'a str, rules: &Rules, cls: &Classifier, entry: Entry, ws: &mut Workspace) -> Option<ParseResult<'a>> {
-    let Workspace { lines, build_scratch, heads, .. } = ws;
+    let text = entry == Entry::Parse;
+    let width = units(input, rules, cls, &ws.lines, text, &mut ws.clean, &mut ws.clean_tags)?;
+    let Workspace { lines, build_scratch, heads, clean, clean_tags: tags, .. } = ws;
     let lines: &[scan::Line] = lines;
+    let ctx = build::Ctx { input, lines, rules, cls, entry, scratch: build_scratch, heads };
+    // The text after the last block, from where the text resumes.
+    let last = clean.last().map_or((0, 0), |u| (u.resume, u.closer));
+    let text_after = text && !input[last.0..].trim().is_empty();
+    let texts = clean.iter().filter(|u| u.text_before).count() + usize::from(text_after);
+    let mut items: Vec<Item<'a>> = Vec::with_capacity(clean.len() + texts + tags.len());
+    let mut resume = (0usize, 0u32);
+    // The unknown tags not yet named: each after the text that holds it.
+    let mut tags = tags.iter().peekable();
+    for u in clean.iter() {
+        let h = lines[u.head as usize];
+        if u.text_before {
+            push_text(&ctx, &mut items, resume, h.start);
+        }
+        while let Some((line, f)) = tags.next_if(|t| t.0 < u.head) {
+            items.push(crate::unknown_tag(&ctx, *line, f));
+        }
+        let at = u.indent as usize;
+        let r = OpRegion { start_line: u.head, head_line: u.head, fence_at: at, pos_at: at, width, open_width: width, form: Form::Fenced, end: End::Closer { line: u.closer, width } };
+        let seg = Segment { fence_at: at, width, named: u.named, name: (at + width as usize, u.name_end), end: h.end - h.start, closers: Small::new(), closed: false };
+        if !build::clean_statement(&ctx, &r, &seg, &mut items) {
+            return None;
+        }
+        resume = (u.resume, u.closer);
+    }
+    if text_after {
+        push_text(&ctx, &mut items, last, input.len());
+    }
+    for (line, f) in tags {
+        items.push(crate::unknown_tag(&ctx, *line, f));
+    }
+    // Items stand in position order as pushed. The general path orders them by position after
+    // pushing the text last, so text goes after another item standing where it does.
+    let key = |i: &Item| match i {
+        Item::Statement(s) => (s.position, false),
+        Item::Error(e) => (Position { line: e.line, column: e.column }, false),
+        Item::Text(t) => (t.position, true),
+    };
+    if !items.windows(2).all(|w| key(&w[0]) <= key(&w[1])) {
+        items.sort_by_key(key);
+    }
+    #[cfg(test)]
+    TAKEN.with(|t| t.set(t.get() + 1));
+    Some(ParseResult { items, unparsed_tail: None })
+}
+
+/// Checks that `input` is a clean turn this reader takes and puts its operation blocks in
+/// `out` and its unknown tags with slots in `tags`; the turn's fence width, or `None`. `text`
+/// asks whether the text between blocks is more than whitespace.
+fn units(input: &str, rules: &Rules, cls: &Classifier, lines: &[scan::Line], text: bool, out: &mut Vec<Unit>, tags: &mut Vec<(u32, scan::Fence)>) -> Option<u32> {
+    out.clear();
+    tags.clear();
     let bytes = input.as_bytes();
     let max_cands = (rules.tables.pairing.max_candidates as usize).max(1);
     let min = rules.fence_min();
-    let ctx = build::Ctx { input, lines, rules, cls, entry, scratch: build_scratch, heads };
-    let mut items: Vec<Item<'a>> = Vec::with_capacity(8);
     // One fence width throughout: the first fence line's (0 before it).
     let mut width = 0u32;
-    let mut units = 0usize;
+    let mut count = 0usize;
     let mut open: Option<Open> = None;
-    // Where the outside text resumes: a byte offset and its line.
-    let mut text_at = (0usize, 0u32);
+    // Where the outside text resumes (a byte offset).
+    let mut resume = 0usize;
     // The last line that was a fence (an orphan check looks at the line before a closer).
     let mut last_fence = usize::MAX;
-    let text = entry == Entry::Parse;
     for (i, l) in lines.iter().enumerate() {
         if l.start == l.end || !cls.may_matter(bytes[l.start]) {
             continue;
@@ -75,80 +144,58 @@ pub(crate) fn read<'a>(input: &'a str, rules: &Rules, cls: &Classifier, entry: E
             (None, Info::Heading(named)) => {
                 let name_end = cls.name_end(line_text.as_bytes(), f.info_at);
                 // A backtick after the name may close the heading on its line or open the next.
-                if units + 1 >= max_cands || scan::find_byte(b'`', &bytes[l.start + name_end..l.end]).is_some() {
+                if count + 1 >= max_cands || scan::find_byte(b'`', &bytes[l.start + name_end..l.end]).is_some() {
                     return None;
                 }
                 let bodyless = match named {
                     Named::Op(k) => rules.facts[k].body_repair,
                     Named::Exec(_) => false,
                 };
-                if text {
-                    push_text(&ctx, &mut items, text_at, l.start);
-                }
                 Some(Open::Op { line, indent: f.indent, named, name_end, bodyless })
             }
-            // A labeled fence quotes up to its closer; an unknown tag with slots is named.
-            (None, Info::Label) if f.ch == b'`' && !f.slotted && units + 1 < max_cands => Some(Open::Quote),
+            // A labeled fence quotes up to its closer; an unknown tag with slots is named
+            // (§interstitial-fence).
+            (None, Info::Label) if f.ch == b'`' && count + 1 < max_cands => {
+                if f.slotted {
+                    tags.push((line, f));
+                }
+                Some(Open::Quote)
+            }
             (Some(o), Info::Bare) if f.ch == b'`' => {
                 // An orphaned closer: a fence run on the line before, not itself a fence line.
                 if i > 0 && before != i - 1 && scan::has_fence_run(&input[lines[i - 1].start..lines[i - 1].end], min) {
                     return None;
                 }
-                units += 1;
+                count += 1;
                 if let Open::Op { line: head, indent, named, name_end, bodyless } = o {
                     // A bodyless operation's closer stands right under its heading.
                     if bodyless && line > head + 1 {
                         return None;
                     }
-                    let at = indent as usize;
-                    let r = OpRegion { start_line: head, head_line: head, fence_at: at, pos_at: at, width, open_width: width, form: Form::Fenced, end: End::Closer { line, width } };
-                    let h = lines[head as usize];
-                    let seg = Segment { fence_at: at, width, named, name: (at + width as usize, name_end), end: h.end - h.start, closers: Small::new(), closed: false };
-                    if !build::clean_statement(&ctx, &r, &seg, &mut items) {
-                        return None;
-                    }
+                    let start = lines[head as usize].start;
+                    let text_before = text && !input[resume..start].trim().is_empty();
                     // The closer's run and the blanks after it are the block's (§response-text).
                     let b = line_text.as_bytes();
                     let mut e = f.indent as usize + width as usize;
                     while e < b.len() && (b[e] == b' ' || b[e] == b'\t') {
                         e += 1;
                     }
-                    text_at = (l.start + e, line);
+                    resume = l.start + e;
+                    out.push(Unit { head, indent, named, name_end, closer: line, resume, text_before });
                 }
                 None
             }
             _ => return None,
         };
     }
-    if open.is_some() || units == 0 {
-        return None;
-    }
-    if text {
-        push_text(&ctx, &mut items, text_at, input.len());
-    }
-    // Items stand in position order as pushed; a note placed otherwise is the general path's.
-    let pos = |i: &Item| match i {
-        Item::Statement(s) => s.position,
-        Item::Error(e) => Position { line: e.line, column: e.column },
-        Item::Text(t) => t.position,
-    };
-    if !items.windows(2).all(|w| pos(&w[0]) <= pos(&w[1])) {
-        return None;
-    }
-    #[cfg(test)]
-    TAKEN.with(|t| t.set(t.get() + 1));
-    Some(ParseResult { items, unparsed_tail: None })
+    (open.is_none() && count > 0).then_some(width)
 }
 
-/// Outside text from `at` (a byte offset and its line) to `end`, when it holds more than
-/// whitespace (§response-text).
+/// Outside text from `at` (a byte offset and its line) to `end` (§response-text).
 fn push_text<'a>(ctx: &build::Ctx<'a, '_>, items: &mut Vec<Item<'a>>, at: (usize, u32), end: usize) {
     let (s, line) = at;
-    let content = &ctx.input[s..end.max(s)];
-    if !content.trim().is_empty() {
-        let start = ctx.lines[line as usize].start;
-        items.push(Item::Text(TextItem { content: std::borrow::Cow::Borrowed(content), position: ctx.pos(line, s - start) }));
-    }
+    let start = ctx.lines[line as usize].start;
+    items.push(Item::Text(TextItem { content: std::borrow::Cow::Borrowed(&ctx.input[s..end]), position: ctx.pos(line, s - start) }));
 }
 
 #[cfg(test)]
@@ -196,7 +243,9 @@ mod tests {
             ("```READ (a)\n```\n```\n", false),
             ("```KILL\nbody\n```\n", true),
             ("```WAIT\n\n```\n", true),
-            ("```BUFF (a)\n```\n```READ (b)\n```\n", false),
+            ("```BUFF (a)\n```\n```READ (b)\n```\n", true),
+            ("```READ (a)\n```\n\n```env (add)\n{}\n```\n", true),
+            ("intro\n ```gitea (list) <!-- x -->\n{}\n```\n```sh\nls\n```\n```BUFF(x)\n```", true),
             ("READ (a)\n```READ (b)\n```\n", false),
             ("```READ (a)\n~~~\n```\n", false),
             ("```READ (a)\n```x\n```\n", false),

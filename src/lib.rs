@@ -184,6 +184,9 @@ struct Workspace {
     rb: Vec<pair::regions::Rb>,
     covered: Vec<(usize, usize)>,
     build_scratch: build::Scratch,
+    /// The operation blocks of a clean turn and its unknown tags with slots (`clean_turn`).
+    clean: Vec<clean_turn::Unit>,
+    clean_tags: Vec<(u32, scan::Fence)>,
 }
 
 thread_local! {
@@ -391,9 +394,7 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
     for &l in &regions.unknown_tags {
         if let Class::Fence(f) = class_at(l) {
             if f.slotted {
-                let t = text_of(l as usize);
-                let end = cls.name_end(t.as_bytes(), f.info_at);
-                out.items.push(Item::Error(diagnose::make(rules, DiagId::NotAnOperation, ctx.pos(l, f.indent as usize), &[("name", &t[f.info_at..end])], None)));
+                out.items.push(unknown_tag(&ctx, l, &f));
             }
         }
     }
@@ -413,9 +414,7 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
         let k = op_spans.partition_point(|&(s, _)| s <= ln.start);
         let inside = k > 0 && ln.start < op_spans[k - 1].1;
         if let (false, Class::Fence(f)) = (inside, class_at(l)) {
-            let t = text_of(l as usize);
-            let end = cls.name_end(t.as_bytes(), f.info_at);
-            out.items.push(Item::Error(diagnose::make(rules, DiagId::NotAnOperation, ctx.pos(l, f.indent as usize), &[("name", &t[f.info_at..end])], None)));
+            out.items.push(unknown_tag(&ctx, l, &f));
         }
     }
     if entry == Entry::Parse {
@@ -432,6 +431,14 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
         items.retain(|i| item_position(i) < t.from);
     }
     ParseResult { items, unparsed_tail: out.tail }
+}
+
+/// §interstitial-fence: an unknown tag with slots, fence `f` on `line`, is named where it
+/// stands (the block it opens quotes; the tag runs nothing).
+fn unknown_tag<'a>(ctx: &build::Ctx<'a, '_>, line: u32, f: &scan::Fence) -> Item<'a> {
+    let t = ctx.line_text(line);
+    let end = ctx.cls.name_end(t.as_bytes(), f.info_at);
+    Item::Error(diagnose::make(ctx.rules, DiagId::NotAnOperation, ctx.pos(line, f.indent as usize), &[("name", &t[f.info_at..end])], None))
 }
 
 /// Adds a native receipt (§native-tool-call-receipt) as a warning item.
