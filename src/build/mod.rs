@@ -886,7 +886,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
     if matches!(o.operands, Operands::Required | Operands::Group) && !has_target {
         if o.body == BodyKind::Distillation {
             // §kill-scope (6.0): KILL requires a target.
-            return Err(Refusal::Error(make(rules, DiagId::MissingTarget, position, &[("op", name)], wf())));
+            return Err(missing_target(ctx, index, position));
         }
         // §bare-target: a word stands where the target goes.
         let word = text_matcher.as_deref().or(inline_body.as_deref());
@@ -1232,6 +1232,14 @@ fn read_matcher(ctx: &Ctx<'_, '_>, raw: String, position: Position, notes: &mut 
         }
     }
     m
+}
+
+/// §kill-scope (6.0): operation `index`, a distillation, was written without its target.
+#[cold]
+#[inline(never)]
+fn missing_target(ctx: &Ctx<'_, '_>, index: usize, position: Position) -> Refusal {
+    let named = Named::Op(index);
+    Refusal::Error(make(ctx.rules, DiagId::MissingTarget, position, &[("op", ctx.name_of(named))], Some(ctx.working_form(named))))
 }
 
 #[cold]

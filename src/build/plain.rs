@@ -138,11 +138,14 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, index: usize, line: &'a str, s
         return None;
     }
     let n = slots.n;
+    // §kill-scope (6.0): a distillation without its target is refused, whatever its body.
+    if n == 0 && matches!(o.operands, Operands::Required | Operands::Group) && o.body == BodyKind::Distillation {
+        return Some(Err(missing_target(ctx, index, position)));
+    }
     let fits = match o.operands {
         Operands::None => n == 0,
         Operands::Two => n == 2,
-        // §kill-scope: a distillation without its target is refused.
-        Operands::Required | Operands::Group if n == 0 => o.body != BodyKind::Distillation,
+        Operands::Required | Operands::Group if n == 0 => true,
         Operands::Required | Operands::Group => n == 1,
         Operands::Optional => n <= 1,
     } && (o.shape != Shape::Transfer || n == 2);
@@ -333,6 +336,8 @@ mod tests {
             ("````READ (a) <1> <2>\n````\n", 0),
             ("````MOVE (a.md)\n````\n", 0),
             ("````KILL\n````\n", 0),
+            // §kill-scope: refused here as there, body or not.
+            ("````KILL <!-- done -->\nall done\n````\n````KILL (log:///1)\n````\n", 1),
             ("````FIND (a) (b)\n````\n", 0),
             ("````READ (a)b\n````\n", 0),
             ("````READ (a) ```\n", 0),
