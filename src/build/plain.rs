@@ -19,6 +19,8 @@ struct Slots {
     /// Each target's inner range and the scope after it.
     sels: [((usize, usize), Option<ScopeTok>); 2],
     n: usize,
+    /// The inner range of one option block after the first target (§scheme-metadata-modifier).
+    meta: Option<(usize, usize)>,
     /// The inner range of the aside.
     aside: Option<(usize, usize)>,
     /// The matcher after the targets (§heading-slot-order), its trailing blanks and aside off.
@@ -54,6 +56,11 @@ fn lex(line: &str, from: usize, end: usize, charge: &str) -> Option<Slots> {
                 s.sels[s.n] = ((i + 1, close), None);
                 s.n += 1;
                 i = close + 1;
+            }
+            b'[' if s.n == 1 && s.meta.is_none() => {
+                let j = heading::skip_meta(b, i)?;
+                s.meta = Some((i + 1, j - 1));
+                i = j;
             }
             b'<' if b[i..].starts_with(b"<!--") => {
                 let j = heading::aside_close(b, i + 4)?;
@@ -153,8 +160,13 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, index: usize, line: &'a str, s
     if !fits || (scoped && drops_scopes(o, n > 0)) {
         return None;
     }
-    // A matcher stands only on a selection that reads one (§heading-inline-body).
+    // A matcher stands only on a selection that reads one (§heading-inline-body); an option
+    // block is taken as written only where no `pattern` is lifted from it and no duration read
+    // (§matcher-option, §send-wait-scope).
     if slots.text.is_some() && (o.shape != Shape::Selection || !matches!(o.inline_text, InlineText::Matcher | InlineText::SigilMatcherElseBody)) {
+        return None;
+    }
+    if slots.meta.is_some() && (o.shape != Shape::Plain || o.duration_metadata) {
         return None;
     }
     let raw_body = body_text(ctx, body);
@@ -177,7 +189,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, index: usize, line: &'a str, s
         head: op_head(ctx, index, &o.name, o.shape),
         aside: slots.aside.map(|(s, e)| Cow::Borrowed(line[s..e].trim())),
         target: None,
-        metadata: None,
+        metadata: slots.meta.map(|(s, e)| vec![line[s..e].to_string()]),
         line_marker: None,
         matcher: None,
         body: Body::Null,
@@ -236,7 +248,7 @@ fn executor<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, exec: usize, line: &'a str, slo
         head: Head::Runtime(name.clone()),
         aside: slots.aside.map(|(s, e)| Cow::Borrowed(line[s..e].trim())),
         target: None,
-        metadata: None,
+        metadata: slots.meta.map(|(s, e)| vec![line[s..e].to_string()]),
         line_marker: None,
         matcher: None,
         body: match body_text(ctx, body) {
@@ -326,6 +338,10 @@ mod tests {
             ("````sh (./run.sh) <!-- go -->\necho\n````\n", 1),
             ("````sh (https://x.io/p?q)\n````\n", 1),
             ("````SH (a.sh) <1,2>\n````\n", 1),
+            // One option block after the target, taken as written (§scheme-metadata-modifier).
+            ("````SEND (worker://a) [{\"eof\": true}] <!-- end -->\ndone\n````\n", 1),
+            ("````WORK (worker://b) []\nrun\n````\n", 1),
+            ("````sh (run.sh) [x, \"]\"]\necho\n````\n", 1),
             // Near misses: each needs a rule of the general path.
             ("````READ (src/a.rs) <1,40> trailing text\n````\n", 0),
             ("````READ <1,40> (src/a.rs)\n````\n", 0),
@@ -352,6 +368,11 @@ mod tests {
             ("````sh (a) (b)\n````\n", 0),
             ("````sh ls -la\n````\n", 0),
             ("````sh [x]\n````\n", 0),
+            ("````WAIT (worker://a) [30]\n````\n", 0),
+            ("````FIND (src) [{\"pattern\": \"x\"}]\n````\n", 0),
+            ("````SEND (a) [x] [y]\n````\n", 0),
+            ("````SEND (a) [x\n````\n", 0),
+            ("````SEND (a) <!-- x --> [y]\n````\n", 0),
         ];
         for &(turn, plain) in rows {
             let (fast, general, built) = both(parse, turn);
@@ -369,7 +390,7 @@ mod tests {
             " ", "\t", "(src/a.rs)", "(a b)", "(log:///1 log:///2)", "(https://x.io/p)", "(*.rs)", "(message://a/b)", "(log:///3)", "()", "(a\\)b)",
             "(a<1>)", "(", ")", "<1,40>", "<3>", "<-2>", "<0>", "<@ab>", "<a>", "<>", "<", ">", "<!-- why -->", "<!-- open", "-->", "[x]", "[5]", "[",
             "text", "/re/", "`^a`", "`", "```", "````", "\u{200b}", "é", "→ a", "· 3", "42<@ab>",
-            " /a b/i", " ^x", " $.a", " ~f", " &b", " /x/ <3>", " /x/ [y]", "/x/]", "-->", "<!-->", " {\"a\":1}", " #chan", "\u{3000}", "<!-- a ``` b -->", " /q/ <!-- ``` -->",
+            " /a b/i", " ^x", " $.a", " ~f", " &b", "[{\"eof\": true}]", "[]", " [30]", "[\"]\"]", "[{\"pattern\": \"p\"}]", " /x/ <3>", " /x/ [y]", "/x/]", "-->", "<!-->", " {\"a\":1}", " #chan", "\u{3000}", "<!-- a ``` b -->", " /q/ <!-- ``` -->",
         ];
         const BODIES: &[&str] = &["", "body\n", "{\"a\":1}\n", "/x/\n", "<!-- c -->\n", "a\r\nb\n", "````\n"];
         bolero::check!().with_type::<Vec<u8>>().with_iterations(40_000).with_max_len(24).for_each(|bytes: &Vec<u8>| {
