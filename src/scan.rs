@@ -173,6 +173,30 @@ pub fn find_byte(needle: u8, hay: &[u8]) -> Option<usize> {
     }
 }
 
+/// The first occurrence of `needle` in `hay` (as `str::find`), for the short haystacks of a heading:
+/// its first byte by [`find_byte`], then a compare (a `str` pattern search builds a two-way
+/// searcher per call, which costs more than a heading's bytes).
+#[inline]
+pub fn find_str(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let Some((&first, rest)) = needle.split_first() else { return Some(0) };
+    let mut at = 0;
+    while let Some(k) = find_byte(first, &hay[at..]) {
+        let i = at + k;
+        if hay[i + 1..].starts_with(rest) {
+            return Some(i);
+        }
+        at = i + 1;
+    }
+    None
+}
+
+/// The last occurrence of `needle` in `hay` (as `str::rfind`; see [`find_str`]).
+#[inline]
+pub fn rfind_str(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let last = hay.len().checked_sub(needle.len())?;
+    (0..=last).rev().find(|&i| hay[i..].starts_with(needle))
+}
+
 /// The first byte at or after `from` in `hay` that is one of `set`, or `hay.len()`: the search a
 /// heading's reading runs between its slot delimiters (§heading-slot-order). Heading lines are
 /// tens of bytes, where `memchr3`'s dispatched call costs more than the bytes and a byte loop
@@ -604,6 +628,19 @@ pub fn has_fence_run(text: &str, min: u32) -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// The heading's substring searches answer as `str::find` and `str::rfind` do.
+    #[test]
+    fn find_str_and_rfind_str_agree_with_str() {
+        let hays = ["", "a", "<!--", "x <!-- a --> <!-- b -->", "\u{b7}\u{b7}", "a \u{b7} 9", "--><!--", "<!-<!--", "ab".repeat(40).as_str().to_owned().leak()];
+        let needles = ["", "<!--", "-->", "\u{b7}", "a", "abab", "zz"];
+        for h in hays {
+            for n in needles {
+                assert_eq!(find_str(h.as_bytes(), n.as_bytes()), h.find(n), "{h:?} {n:?}");
+                assert_eq!(rfind_str(h.as_bytes(), n.as_bytes()), h.rfind(n), "{h:?} {n:?}");
+            }
+        }
+    }
+
     use super::*;
 
     fn classify(line: &str) -> Class {

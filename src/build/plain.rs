@@ -82,11 +82,11 @@ fn lex(line: &str, from: usize, end: usize, charge: &str) -> Option<Slots> {
                 if t.contains('`') {
                     return None;
                 }
-                if let Some(k) = t.strip_suffix("-->").and_then(|_| t.rfind("<!--")).filter(|&k| k + 7 <= t.len()) {
+                if let Some(k) = t.strip_suffix("-->").and_then(|_| crate::scan::rfind_str(t.as_bytes(), b"<!--")).filter(|&k| k + 7 <= t.len()) {
                     s.aside = Some((i + k + 4, i + t.len() - 3));
                     t = t[..k].trim_end();
                 }
-                if t.ends_with(['>', ']']) || t.contains(charge) {
+                if t.ends_with(['>', ']']) || crate::scan::find_str(t.as_bytes(), charge.as_bytes()).is_some() {
                     return None;
                 }
                 s.text = Some((i, i + t.len()));
