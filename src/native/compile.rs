@@ -4,6 +4,7 @@
 //! composes them (an element's opening tag is `<`, a prefix and the element's name) and builds
 //! the aho-corasick automata the reader searches with. Markers match ASCII case-insensitively.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, Anchored, Input, MatchKind, StartKind};
@@ -196,6 +197,43 @@ impl Lead {
     }
 }
 
+/// A list of element names, with what a tag search asks of the whole list worked out once: the
+/// longest name's length and the first bytes the names start with (both ASCII cases).
+#[derive(Debug)]
+pub(crate) struct Names<'n> {
+    pub list: Cow<'n, [String]>,
+    /// `None` when the list is empty.
+    pub longest: Option<usize>,
+    /// Bit per byte: a name starts with it (every bit when a name is empty).
+    pub firsts: [u64; 4],
+}
+
+impl<'n> Names<'n> {
+    pub(crate) fn new(list: Vec<String>) -> Names<'static> {
+        let (longest, firsts) = Names::shape(&list);
+        Names { list: Cow::Owned(list), longest, firsts }
+    }
+
+    pub(crate) fn borrowed(list: &'n [String]) -> Names<'n> {
+        let (longest, firsts) = Names::shape(list);
+        Names { list: Cow::Borrowed(list), longest, firsts }
+    }
+
+    fn shape(list: &[String]) -> (Option<usize>, [u64; 4]) {
+        let mut firsts = [0u64; 4];
+        for n in list {
+            match n.as_bytes().first() {
+                Some(&f) => {
+                    let f = f.to_ascii_lowercase();
+                    firsts[f as usize / 64] |= 1 << (f % 64);
+                }
+                None => firsts = [u64::MAX; 4],
+            }
+        }
+        (list.iter().map(String::len).max(), firsts)
+    }
+}
+
 /// The element vocabulary of one `elements` form, composed into tag automata.
 #[derive(Debug)]
 pub(crate) struct Elements {
@@ -204,11 +242,13 @@ pub(crate) struct Elements {
     pub inner_prefixes: Vec<String>,
     /// Which of `inner_prefixes` may stand at a byte, by that byte (see [`Lead`]).
     pub inner_lead: Lead,
-    pub sections: Vec<String>,
+    pub sections: Names<'static>,
     /// Call element names, with the operation names when elements may be named by one.
-    pub calls: Vec<String>,
+    pub calls: Names<'static>,
     /// The sections, then the calls: every element `open_any` opens.
-    pub any: Vec<String>,
+    pub any: Names<'static>,
+    /// Argument element names.
+    pub parameters: Names<'static>,
     pub open_section: Markers,
     pub close_section: Markers,
     pub open_call: Markers,
@@ -318,9 +358,10 @@ fn elements(def: &NativeElements, rules: &Rules) -> Elements {
         def: def.clone(),
         inner_lead: Lead::new(&inner_prefixes),
         inner_prefixes,
-        sections,
-        calls,
-        any,
+        sections: Names::new(sections),
+        calls: Names::new(calls),
+        any: Names::new(any),
+        parameters: Names::new(def.parameters.clone()),
     }
 }
 
@@ -373,8 +414,8 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
                 match forms.first() {
                     Some(Form::Elements(e)) => {
                         let listed = longest_first(e.def.prefixes.clone());
-                        let mut names = e.sections.clone();
-                        names.extend(e.calls.iter().cloned());
+                        let mut names = e.sections.list.to_vec();
+                        names.extend(e.calls.list.iter().cloned());
                         for s in tags("<", &listed, &names) {
                             add(s, index, &mut spellings);
                         }

@@ -326,10 +326,10 @@ pub(crate) fn array_items(s: &str, p: usize, to: usize) -> Vec<usize> {
 }
 
 /// A JSON value as argument text: a string as is, anything else as JSON.
-pub(crate) fn as_text(v: &Value) -> String {
+pub(crate) fn text_of(v: &Value) -> std::borrow::Cow<'_, str> {
     match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+        Value::String(s) => std::borrow::Cow::Borrowed(s),
+        other => std::borrow::Cow::Owned(other.to_string()),
     }
 }
 
