@@ -39,9 +39,10 @@ impl Markers {
         Self::with(spellings, StartKind::Both)
     }
 
-    /// The openings searched over all outside text of every emission: unanchored searches only.
+    /// The openings searched over all outside text of every emission. Anchored too: each
+    /// position the first-byte search stops at is tried alone (see [`Self::find`]).
     pub(crate) fn scanner<S: AsRef<str>>(spellings: &[S]) -> Markers {
-        Self::with(spellings, StartKind::Unanchored)
+        Self::with(spellings, StartKind::Both)
     }
 
     /// Every marker is a contiguous NFA: it builds in a fraction of a DFA's time, and the
@@ -136,9 +137,17 @@ impl Markers {
             let set = &self.second[k];
             let next = b.get(at + 1).filter(|_| at + 1 < to).map(|&d| set[d as usize / 64] & (1 << (d % 64)) != 0);
             // No match starts at `at` unless its second byte may follow (or a one-byte
-            // spelling stands there alone).
+            // spelling stands there alone). A match starting there is the leftmost one; else
+            // the search goes on from the next byte. Tried anchored, the automaton reads only
+            // the spellings that start at `at` (unanchored, it went on over the text after a
+            // match to be sure no longer one overlapped, and over every byte to the next match).
             if next.unwrap_or(false) || set[0] == u64::MAX {
-                return Self::find_in(ac, s, at, to);
+                if self.start == StartKind::Unanchored {
+                    return Self::find_in(ac, s, at, to);
+                }
+                if let Some(m) = ac.find(Input::new(s).range(at..to).anchored(Anchored::Yes)) {
+                    return Some((m.start(), m.end(), m.pattern().as_usize()));
+                }
             }
             p = at + 1;
         }
@@ -303,6 +312,8 @@ pub(crate) struct Compiled {
     /// Opening pattern → the blocks it may open, in family order.
     pub opens: Vec<Vec<usize>>,
     pub params: Option<NativeParameters>,
+    /// The call-piece lists by first byte (see [`super::map::Keys`]).
+    pub keys: super::map::Keys,
 }
 
 static BUILTIN: OnceLock<Compiled> = OnceLock::new();
@@ -450,7 +461,8 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
     let pats: Vec<&str> = spellings.iter().map(|(s, _)| s.as_str()).collect();
     let openings = Markers::scanner(&pats);
     let opens = spellings.into_iter().map(|(_, v)| v).collect();
-    Compiled { blocks, openings, opens, params: rules.tables.native_parameters.clone() }
+    let keys = rules.tables.native_parameters.as_ref().map(super::map::Keys::new).unwrap_or_default();
+    Compiled { blocks, openings, opens, params: rules.tables.native_parameters.clone(), keys }
 }
 
 #[cfg(test)]

@@ -180,6 +180,17 @@ impl<'a> Lts<'a> {
         bits
     }
 
+    /// The prefixes written after the `<` at `at`, where the marks begin (`at` is `start` and
+    /// nothing is marked yet): the mark is made now and kept for the searches. `None` when
+    /// there is no such `<`.
+    fn open_bits_at_start(&mut self, at: usize) -> Option<u32> {
+        if at != self.start || self.read != at || at >= self.limit || self.s.as_bytes()[at] != b'<' {
+            return None;
+        }
+        self.grow();
+        Some(self.marks.first().filter(|m| m.0 == at).map(|m| m.1).unwrap_or(0))
+    }
+
     /// Marks the next `<`: whether one was left before `limit`.
     fn grow(&mut self) -> bool {
         let b = self.s.as_bytes();
@@ -509,11 +520,22 @@ fn eq_any(word: &str, list: &[String]) -> bool {
 /// opens there.
 pub(crate) fn read<'a>(s: &'a str, at: usize, limit: usize, el: &Elements, rec: &NativeRecovery) -> Option<(Vec<Call<'a>>, usize, &'a str, bool)> {
     let prefixes = &el.inner_prefixes;
-    if let Some((ns, ne)) = tag_name_at(s, at, false, prefixes, &el.sections.list) {
+    let mut lts = Lts::new(s, at, limit, prefixes, &el.inner_lead, el.plain_names);
+    // The element at `at`, read through its mark (the first the searches make) when there is one.
+    let bits = lts.as_mut().and_then(|l| l.open_bits_at_start(at));
+    let name_at = |lts: &Option<Lts>, names: &Names| match (lts, bits) {
+        (Some(l), Some(bits)) => l.name(at, false, bits, names),
+        _ => tag_name_at(s, at, false, prefixes, &names.list),
+    };
+    if cfg!(any(test, debug_assertions)) {
+        for names in [&el.sections, &el.calls] {
+            assert_eq!(name_at(&lts, names), tag_name_at(s, at, false, prefixes, &names.list), "a marked opening element differs");
+        }
+    }
+    if let Some((ns, ne)) = name_at(&lts, &el.sections) {
         let tag = read_tag(s, ns, ne, false, rec);
         let marker = s[at..tag.end].trim_end();
         let cs = tag.end;
-        let mut lts = Lts::new(s, at, limit, prefixes, &el.inner_lead, el.plain_names);
         let bound = open_in(&mut lts, s, &el.open_section, cs, limit, prefixes, &el.sections).map(|t| t.0).unwrap_or(limit);
         let close = close_in(&mut lts, s, &el.close_section, cs, bound, prefixes, &el.sections);
         let (ce, closed) = match close {
@@ -547,10 +569,9 @@ pub(crate) fn read<'a>(s: &'a str, at: usize, limit: usize, el: &Elements, rec: 
         let end = closed.unwrap_or(if calls.is_empty() { cs } else { last });
         return Some((calls, end, marker, readable));
     }
-    let (ns, ne) = tag_name_at(s, at, false, prefixes, &el.calls.list)?;
+    let (ns, ne) = name_at(&lts, &el.calls)?;
     let tag = read_tag(s, ns, ne, el.def.name_equals, rec);
     let marker = s[at..tag.end].trim_end();
-    let mut lts = Lts::new(s, at, limit, prefixes, &el.inner_lead, el.plain_names);
     let bound = open_in(&mut lts, s, &el.open_any, at + 1, limit, prefixes, &el.any).map(|t| t.0).unwrap_or(limit);
     let tag_end = tag.end;
     match call(s, at, (ns, ne), Some(tag), bound, el, rec, &mut lts) {

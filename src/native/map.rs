@@ -89,6 +89,61 @@ fn same_key(w: &str, k: &str) -> bool {
     }
 }
 
+/// The lists `map` asks a key about, in its order.
+const TARGET: u8 = 0;
+const SCOPE: u8 = 1;
+const SCOPE_START: u8 = 2;
+const SCOPE_END: u8 = 3;
+const SCOPE_OFFSET: u8 = 4;
+const SCOPE_COUNT: u8 = 5;
+const MATCHER: u8 = 6;
+const ASIDE: u8 = 7;
+const BODY: u8 = 8;
+
+fn lists(p: &NativeParameters) -> [&[String]; 9] {
+    [&p.target, &p.scope, &p.scope_start, &p.scope_end, &p.scope_offset, &p.scope_count, &p.matcher, &p.aside, &p.body]
+}
+
+/// Every spelling of the call-piece lists, by its first kept byte (ASCII, lowercased), each
+/// with its list, in `map`'s order: an ASCII key meets only the spellings that may be it, not a
+/// dozen lists. A spelling that is not ASCII, or keeps no byte, stands in every bucket (a
+/// Kelvin sign folds to `k`).
+#[derive(Debug, Default)]
+pub(crate) struct Keys {
+    buckets: Vec<Vec<(u8, String)>>,
+}
+
+impl Keys {
+    pub(crate) fn new(p: &NativeParameters) -> Keys {
+        let mut buckets = vec![Vec::new(); 128];
+        for (li, list) in lists(p).into_iter().enumerate() {
+            for w in list {
+                let lead = w.bytes().find(|c| !matches!(c, b'_' | b'-'));
+                match lead {
+                    Some(c) if w.is_ascii() => buckets[c.to_ascii_lowercase() as usize].push((li as u8, w.clone())),
+                    _ => {
+                        for b in &mut buckets {
+                            b.push((li as u8, w.clone()));
+                        }
+                    }
+                }
+            }
+        }
+        Keys { buckets }
+    }
+
+    /// The first list (in `map`'s order) that lists `k`; `None` for a key that is not ASCII or
+    /// keeps no byte (the lists are then asked one by one).
+    fn class(&self, k: &str) -> Option<Option<u8>> {
+        if !k.is_ascii() {
+            return None;
+        }
+        let k0 = k.bytes().find(|c| !matches!(c, b'_' | b'-'))?;
+        let bucket = self.buckets.get(k0.to_ascii_lowercase() as usize)?;
+        Some(bucket.iter().find(|(_, w)| same_key(w, k)).map(|(li, _)| *li))
+    }
+}
+
 /// The name a call is written with: what it names, and the slots written after it in the name.
 fn named<'c, 'r>(call: &'c Call, rules: &Rules, registry: &'r Registry, params: &NativeParameters) -> Option<(Named<'r>, &'c str)> {
     let raw = call.name.trim();
@@ -294,7 +349,7 @@ fn push_options(heading: &mut String, options: Map<String, Value>) {
 }
 
 /// Reads a call as the heading and body of an operation; a refusal names the taught form.
-pub(crate) fn map<'a>(call: &Call<'a>, rules: &Rules, registry: &Registry, params: &NativeParameters) -> Result<Mapped<'a>, Taught> {
+pub(crate) fn map<'a>(call: &Call<'a>, rules: &Rules, registry: &Registry, params: &NativeParameters, keys: &Keys) -> Result<Mapped<'a>, Taught> {
     let Some((named, slots)) = resolve(call, rules, registry, params) else { return Err(Taught::Unknown) };
     let exec = matches!(named, Named::Exec(_));
     let mut target: Option<Cow<str>> = None;
@@ -308,32 +363,39 @@ pub(crate) fn map<'a>(call: &Call<'a>, rules: &Rules, registry: &Registry, param
         if matches!(value, Arg::Json(Value::Null)) {
             continue;
         }
-        if listed(key, &params.target) {
+        // The first list naming the key, found once (`listed` on each list, in order, for a key
+        // the buckets do not take).
+        let class = if keys.buckets.is_empty() { None } else { keys.class(key) };
+        let is = |li: u8, list: &[String]| match class {
+            Some(c) => c == Some(li),
+            None => listed(key, list),
+        };
+        if is(TARGET, &params.target) {
             ok &= target.is_none();
             target = Some(one_line(value.text()));
-        } else if listed(key, &params.scope) {
+        } else if is(SCOPE, &params.scope) {
             ok &= scope.is_none();
             match scope_text(value, params) {
                 Some(t) => scope = Some(t),
                 None => ok = false,
             }
-        } else if listed(key, &params.scope_start) {
+        } else if is(SCOPE_START, &params.scope_start) {
             start = line_number(value);
             ok &= start.is_some();
-        } else if listed(key, &params.scope_end) {
+        } else if is(SCOPE_END, &params.scope_end) {
             end = line_number(value);
             ok &= end.is_some();
-        } else if listed(key, &params.scope_offset) {
+        } else if is(SCOPE_OFFSET, &params.scope_offset) {
             offset = line_number(value);
             ok &= offset.is_some();
-        } else if listed(key, &params.scope_count) {
+        } else if is(SCOPE_COUNT, &params.scope_count) {
             count = line_number(value).filter(|n| *n > 0);
             ok &= count.is_some();
-        } else if listed(key, &params.matcher) {
+        } else if is(MATCHER, &params.matcher) {
             options.insert(params.matcher_option.clone(), Value::String(value.text().into_owned()));
-        } else if listed(key, &params.aside) {
+        } else if is(ASIDE, &params.aside) {
             aside = Some(one_line(value.text()));
-        } else if listed(key, &params.body) && (value.str().is_some() || !exec) {
+        } else if is(BODY, &params.body) && (value.str().is_some() || !exec) {
             ok &= body.is_none();
             body = Some(value.text_in());
         } else if exec && params.executor_options {
@@ -425,7 +487,42 @@ pub(crate) fn taught_after(call: &Call, mapped: &Result<Mapped, Taught>, rules: 
 
 #[cfg(test)]
 mod tests {
-    use super::listed;
+    use super::{listed, lists, Keys};
+    use crate::rules::Rules;
+
+    /// §native-tool-calls: the buckets name the first list (in `map`'s order) listing a key, as
+    /// asking `listed` list by list does, for keys in any case, with separators, not ASCII, and
+    /// spellings that are not ASCII or listed twice.
+    #[test]
+    fn native_tool_calls_key_buckets_agree_with_the_lists() {
+        let builtin = Rules::builtin().tables.native_parameters.clone().unwrap();
+        let mut odd = builtin.clone();
+        odd.target.push("\u{212A}ind".into());
+        odd.body.push("_-".into());
+        odd.aside.push("Path".into());
+        odd.scope.push("ße".into());
+        const PIECES: &[&str] = &["path", "PATH", "_", "-", "file", "k", "K", "\u{212A}", "ind", "scope", "start", "_line", "s", "command", "body", "x", "é", "ß", "SS", "e", "Path", "content", "limit"];
+        for params in [&builtin, &odd] {
+            let keys = Keys::new(params);
+            let check = |k: &str| {
+                let by_lists = lists(params).iter().position(|l| listed(k, l)).map(|i| i as u8);
+                match keys.class(k) {
+                    Some(c) => assert_eq!(c, by_lists, "{k:?}"),
+                    None => assert!(!k.is_ascii() || k.bytes().all(|c| c == b'_' || c == b'-'), "{k:?}"),
+                }
+            };
+            for l in lists(params) {
+                for w in l {
+                    check(w);
+                    check(&w.to_uppercase());
+                }
+            }
+            bolero::check!().with_type::<Vec<u8>>().with_iterations(3_000).with_max_len(4).for_each(|bytes: &Vec<u8>| {
+                let k: String = bytes.iter().map(|b| PIECES[*b as usize % PIECES.len()]).collect();
+                check(&k);
+            });
+        }
+    }
 
     /// §native-tool-calls: a call's parameter key matches a listed spelling in any case, with
     /// `_` and `-` ignored, and nothing else matches (a prefix, an extension, another word).

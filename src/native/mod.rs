@@ -141,7 +141,7 @@ impl<'a> Found<'a> {
             if self.mapped.last().map(|m| m.is_err()).unwrap_or(false) {
                 return false;
             }
-            let m = map::map(&self.calls[self.mapped.len()], ctx.rules, ctx.registry, ctx.params);
+            let m = map::map(&self.calls[self.mapped.len()], ctx.rules, ctx.registry, ctx.params, &ctx.c.keys);
             self.mapped.push(m);
         }
         self.mapped.last().map(|m| m.is_ok()).unwrap_or(true)
@@ -151,7 +151,7 @@ impl<'a> Found<'a> {
     fn mapped(&self, ctx: &Ctx, i: usize) -> Cow<'_, Result<map::Mapped<'a>, Taught>> {
         match self.mapped.get(i) {
             Some(m) => Cow::Borrowed(m),
-            None => Cow::Owned(map::map(&self.calls[i], ctx.rules, ctx.registry, ctx.params)),
+            None => Cow::Owned(map::map(&self.calls[i], ctx.rules, ctx.registry, ctx.params, &ctx.c.keys)),
         }
     }
 }
@@ -759,7 +759,7 @@ mod tests {
                 assert_eq!(scan(&ctx, s, 0, s.len(), 1).first().map(|b| (b.start, b.end)), all.first().map(|b| (b.start, b.end)), "{s}");
                 for b in all {
                     for (call, m) in b.calls.iter().zip(&b.mapped) {
-                        assert_eq!(*m, map::map(call, rules, &registry, params), "{s}");
+                        assert_eq!(*m, map::map(call, rules, &registry, params, &c.keys), "{s}");
                         kept += 1;
                     }
                     let mut bare = b.clone();
