@@ -179,11 +179,14 @@ pub(crate) struct Lead {
     /// Per prefix: the later (so not longer) non-empty prefixes it begins with, in any ASCII
     /// case: where it is written they are too, untested.
     pub implied: Vec<u32>,
+    /// Per prefix: the prefixes differing from it at a byte both have (in any ASCII case):
+    /// where it is written they are not, untested (`｜｜DSML｜｜` rules out `｜DSML｜`).
+    pub excluded: Vec<u32>,
 }
 
 impl Lead {
     pub(crate) fn new(prefixes: &[String]) -> Lead {
-        let mut lead = Lead { by_byte: [0; 256], empty: 0, implied: Vec::new() };
+        let mut lead = Lead { by_byte: [0; 256], empty: 0, implied: Vec::new(), excluded: Vec::new() };
         for (i, pre) in prefixes.iter().enumerate().take(32) {
             match pre.as_bytes().first() {
                 Some(&c) => {
@@ -201,6 +204,14 @@ impl Lead {
                 }
             }
             lead.implied.push(implied);
+            let mut excluded = 0u32;
+            for (j, other) in prefixes.iter().enumerate().take(32) {
+                let (a, b) = (pre.as_bytes(), other.as_bytes());
+                if a.iter().zip(b).any(|(x, y)| !x.eq_ignore_ascii_case(y)) {
+                    excluded |= 1 << j;
+                }
+            }
+            lead.excluded.push(excluded);
         }
         lead
     }

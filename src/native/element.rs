@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::compile::{Elements, Lead, Markers, Names};
 use super::text::*;
 use super::{Arg, Call};
-use crate::rules::model::NativeRecovery;
+use crate::rules::model::{NativeElements, NativeRecovery};
 
 /// One opening tag as read, borrowed from the text it was read in.
 #[derive(Debug, Default)]
@@ -161,8 +161,9 @@ impl<'a> Lts<'a> {
             cand &= cand - 1;
             if starts_with_ci(self.s, p, &self.prefixes[i as usize]) {
                 let implied = self.lead.implied.get(i as usize).copied().unwrap_or(0);
+                let excluded = self.lead.excluded.get(i as usize).copied().unwrap_or(0);
                 bits |= 1 << i | implied;
-                cand &= !implied;
+                cand &= !(implied | excluded);
             }
         }
         bits
@@ -723,24 +724,7 @@ fn call<'a>(s: &'a str, at: usize, name: (usize, usize), tag: Option<Tag<'a>>, b
             }
         }
         let text = trim_lines(text);
-        let mut json_read = false;
-        if def.json_content && text.starts_with('{') {
-            if let Some((Value::Object(m), e)) = json_at(text, 0, text.len(), false) {
-                if text[e..].trim().is_empty() {
-                    json_read = true;
-                    let is_generic = name.as_deref().map(generic).unwrap_or(true) && !def.generic_names.is_empty();
-                    for (k, v) in m {
-                        if is_generic && eq_any(&k, &def.content_name_keys) && v.is_string() && name.as_deref().map(generic).unwrap_or(true) {
-                            if let Value::String(t) = v {
-                                name = Some(Cow::Owned(t));
-                            }
-                        } else {
-                            c.args.push((Cow::Owned(k), Arg::Json(v)));
-                        }
-                    }
-                }
-            }
-        }
+        let json_read = def.json_content && text.starts_with('{') && json_content(text, def, &mut name, &mut c.args);
         if !json_read && !text.is_empty() {
             let is_generic = !def.generic_names.is_empty() && name.as_deref().map(generic).unwrap_or(false);
             if is_generic {
@@ -761,6 +745,28 @@ fn call<'a>(s: &'a str, at: usize, name: (usize, usize), tag: Option<Tag<'a>>, b
     }
     c.name = name.unwrap_or_default();
     Some((c, end, next_call))
+}
+
+/// A call's content read as a JSON object of arguments (a generic call's name among them):
+/// whether it is one. Out of line: most content is text.
+#[inline(never)]
+fn json_content<'a>(text: &str, def: &NativeElements, name: &mut Option<Cow<'a, str>>, args: &mut Vec<(Cow<'a, str>, Arg<'a>)>) -> bool {
+    let generic = |n: &str| eq_any(n.split_whitespace().next().unwrap_or(""), &def.generic_names);
+    let Some((Value::Object(m), e)) = json_at(text, 0, text.len(), false) else { return false };
+    if !text[e..].trim().is_empty() {
+        return false;
+    }
+    let is_generic = name.as_deref().map(generic).unwrap_or(true) && !def.generic_names.is_empty();
+    for (k, v) in m {
+        if is_generic && eq_any(&k, &def.content_name_keys) && v.is_string() && name.as_deref().map(generic).unwrap_or(true) {
+            if let Value::String(t) = v {
+                *name = Some(Cow::Owned(t));
+            }
+        } else {
+            args.push((Cow::Owned(k), Arg::Json(v)));
+        }
+    }
+    true
 }
 
 /// Whether `line` is a JSON object of facts keys alone (a copied facts line).

@@ -355,7 +355,7 @@ pub(crate) fn map<'a>(call: &Call<'a>, rules: &Rules, registry: &Registry, param
     let mut target: Option<Cow<str>> = None;
     let mut scope: Option<Cow<str>> = None;
     let (mut start, mut end, mut offset, mut count) = (None, None, None, None);
-    let mut options: Map<String, Value> = Map::new();
+    let mut options: Option<Map<String, Value>> = None;
     let mut aside: Option<Cow<str>> = call.aside.as_deref().map(Cow::Borrowed);
     let mut body: Option<Cow<'a, str>> = None;
     let mut ok = true;
@@ -392,14 +392,14 @@ pub(crate) fn map<'a>(call: &Call<'a>, rules: &Rules, registry: &Registry, param
             count = line_number(value).filter(|n| *n > 0);
             ok &= count.is_some();
         } else if is(MATCHER, &params.matcher) {
-            options.insert(params.matcher_option.clone(), Value::String(value.text().into_owned()));
+            options.get_or_insert_with(Map::new).insert(params.matcher_option.clone(), Value::String(value.text().into_owned()));
         } else if is(ASIDE, &params.aside) {
             aside = Some(one_line(value.text()));
         } else if is(BODY, &params.body) && (value.str().is_some() || !exec) {
             ok &= body.is_none();
             body = Some(value.text_in());
         } else if exec && params.executor_options {
-            options.insert(key.to_string(), value.to_value());
+            options.get_or_insert_with(Map::new).insert(key.to_string(), value.to_value());
         } else {
             ok = false;
         }
@@ -453,7 +453,7 @@ pub(crate) fn map<'a>(call: &Call<'a>, rules: &Rules, registry: &Registry, param
         heading.push_str(sc);
         heading.push('>');
     }
-    if !options.is_empty() {
+    if let Some(options) = options.filter(|o| !o.is_empty()) {
         push_options(&mut heading, options);
     }
     if let Some(a) = aside {

@@ -209,14 +209,9 @@ fn reading<'a>(ctx: &Ctx, input: &'a str) -> (Option<String>, Option<Found<'a>>)
     // block (the receipt reads them) until all are known to map.
     let all = found.iter_mut().all(|b| b.readable && b.map_all(ctx));
     let mut rewritten = None;
-    if all {
-        let mut mapped = Vec::with_capacity(found.iter().map(|b| b.mapped.len()).sum());
-        for b in &mut found {
-            mapped.extend(std::mem::take(&mut b.mapped).into_iter().filter_map(Result::ok));
-        }
-        if !mapped.is_empty() {
-            rewritten = Some(rewrite(input, &found, &mapped));
-        }
+    // With every block read and mapped, each block's kept results are its calls', all mapped.
+    if all && found.iter().any(|b| !b.mapped.is_empty()) {
+        rewritten = Some(rewrite(input, &found));
     }
     (rewritten, found.into_iter().next())
 }
@@ -443,83 +438,92 @@ fn read_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Opt
             let (calls, end, marker, readable) = element::read(s, at, to, el, &b.recovery)?;
             Some(Found::new(at, end, Cow::Borrowed(marker), calls, readable))
         }
-        Opening::Json => {
-            if ctx.json_unclosed.get() {
-                return None;
+        Opening::Json => json_block(ctx, s, at, to, bi),
+        Opening::Marker => marker_block(ctx, s, at, to, bi),
+    }
+}
+
+/// A block a JSON value opens (out of line: the element path stays compact).
+#[inline(never)]
+fn json_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Option<Found<'a>> {
+    if ctx.json_unclosed.get() {
+        return None;
+    }
+    let Some((calls, end, _)) = sequence_in(ctx, s, at, to, bi, false) else {
+        // Only a value that runs to `to` unclosed can end in EOF: one that closes first
+        // is not read again.
+        if ctx.closes.get(s, at, to).is_none() {
+            let mut it = serde_json::Deserializer::from_str(&s[at..to]).into_iter::<Value>();
+            if matches!(it.next(), Some(Err(e)) if e.is_eof()) {
+                ctx.json_unclosed.set(true);
             }
-            let Some((calls, end, _)) = sequence_in(ctx, s, at, to, bi, false) else {
-                // Only a value that runs to `to` unclosed can end in EOF: one that closes first
-                // is not read again.
-                if ctx.closes.get(s, at, to).is_none() {
-                    let mut it = serde_json::Deserializer::from_str(&s[at..to]).into_iter::<Value>();
-                    if matches!(it.next(), Some(Err(e)) if e.is_eof()) {
-                        ctx.json_unclosed.set(true);
-                    }
-                }
-                return None;
-            };
-            Some(Found::new(at, end, json_marker(s, at), calls, true))
         }
-        Opening::Marker => {
-            let cs = b.start.at(s, at, to)?;
-            let marker = Cow::Borrowed(&s[at..cs]);
-            let next_same = b.start.find(s, cs, to).map(|m| m.0).unwrap_or(to);
-            let (ce, closed) = match b.end.find(s, cs, next_same) {
-                Some((a, e, _)) => (a, Some(e)),
-                None => (next_same, None),
-            };
-            if closed.is_none() && !b.recovery.missing_end {
-                return Some(Found::new(at, cs, marker, Vec::new(), false));
-            }
-            let mut calls = Vec::new();
-            let mut readable = true;
-            let mut consumed = cs;
-            if !b.call_start.is_empty() {
-                let mut p = cs;
-                while let Some((c0, c1, _)) = b.call_start.find(s, p, ce) {
-                    let next_call = b.call_start.find(s, c1, ce).map(|m| m.0).unwrap_or(ce);
-                    let (body_end, call_end) = match b.call_end.find(s, c1, next_call) {
-                        Some((a, e, _)) => (a, e),
-                        None if b.recovery.missing_end => (next_call, next_call),
-                        None => {
-                            readable = false;
-                            break;
-                        }
-                    };
-                    match b.forms.iter().find_map(|f| forms::read(f, s, c1, body_end, true, &b.recovery, &ctx.closes)) {
-                        Some((mut got, _)) if got.len() == 1 => {
-                            got[0].anchor = c0;
-                            calls.append(&mut got);
-                        }
-                        _ => readable = false,
-                    }
-                    consumed = call_end;
-                    p = call_end.max(c1);
-                }
-                if calls.is_empty() {
+        return None;
+    };
+    Some(Found::new(at, end, json_marker(s, at), calls, true))
+}
+
+/// A block its start marker opens (out of line: the element path stays compact).
+#[inline(never)]
+fn marker_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Option<Found<'a>> {
+    let b = &ctx.c.blocks[bi];
+    let cs = b.start.at(s, at, to)?;
+    let marker = Cow::Borrowed(&s[at..cs]);
+    let next_same = b.start.find(s, cs, to).map(|m| m.0).unwrap_or(to);
+    let (ce, closed) = match b.end.find(s, cs, next_same) {
+        Some((a, e, _)) => (a, Some(e)),
+        None => (next_same, None),
+    };
+    if closed.is_none() && !b.recovery.missing_end {
+        return Some(Found::new(at, cs, marker, Vec::new(), false));
+    }
+    let mut calls = Vec::new();
+    let mut readable = true;
+    let mut consumed = cs;
+    if !b.call_start.is_empty() {
+        let mut p = cs;
+        while let Some((c0, c1, _)) = b.call_start.find(s, p, ce) {
+            let next_call = b.call_start.find(s, c1, ce).map(|m| m.0).unwrap_or(ce);
+            let (body_end, call_end) = match b.call_end.find(s, c1, next_call) {
+                Some((a, e, _)) => (a, e),
+                None if b.recovery.missing_end => (next_call, next_call),
+                None => {
                     readable = false;
+                    break;
                 }
-            } else {
-                match sequence_in(ctx, s, cs, ce, bi, closed.is_some()) {
-                    Some((mut got, end, all)) => {
-                        if let Some(c) = got.first_mut() {
-                            c.anchor = at;
-                        }
-                        calls = got;
-                        consumed = end;
-                        readable = all || closed.is_none();
-                    }
-                    None => readable = false,
-                }
-            }
-            let end = match closed {
-                Some(e) => e,
-                None if calls.is_empty() => cs,
-                None => consumed,
             };
-            Some(Found::new(at, end, marker, calls, readable))
+            match b.forms.iter().find_map(|f| forms::read(f, s, c1, body_end, true, &b.recovery, &ctx.closes)) {
+                Some((mut got, _)) if got.len() == 1 => {
+                    got[0].anchor = c0;
+                    calls.append(&mut got);
+                }
+                _ => readable = false,
+            }
+            consumed = call_end;
+            p = call_end.max(c1);
+        }
+        if calls.is_empty() {
+            readable = false;
+        }
+    } else {
+        match sequence_in(ctx, s, cs, ce, bi, closed.is_some()) {
+            Some((mut got, end, all)) => {
+                if let Some(c) = got.first_mut() {
+                    c.anchor = at;
+                }
+                calls = got;
+                consumed = end;
+                readable = all || closed.is_none();
+            }
+            None => readable = false,
         }
     }
+    let end = match closed {
+        Some(e) => e,
+        None if calls.is_empty() => cs,
+        None => consumed,
+    };
+    Some(Found::new(at, end, marker, calls, readable))
 }
 
 /// A JSON block's marker: its first line, cut after 60 characters.
@@ -583,13 +587,18 @@ impl LineAt<'_> {
     fn of(&mut self, p: usize) -> usize {
         let p = p.min(self.b.len());
         if p >= self.pos {
-            self.line += memchr::memchr_iter(b'\n', &self.b[self.pos..p]).count();
+            self.line += count_nl(&self.b[self.pos..p]);
         } else {
-            self.line -= memchr::memchr_iter(b'\n', &self.b[p..self.pos]).count();
+            self.line -= count_nl(&self.b[p..self.pos]);
         }
         self.pos = p;
         self.line
     }
+}
+
+/// The line breaks in `b`.
+fn count_nl(b: &[u8]) -> usize {
+    memchr::memchr_iter(b'\n', b).count()
 }
 
 fn push_ticks(out: &mut String, width: usize) {
@@ -606,17 +615,16 @@ fn push_one_line(out: &mut String, t: &str) {
 
 /// The emission with each block replaced by its calls' fenced statements. A statement's heading
 /// takes its call's line when the lines before it allow; text after a block keeps its line.
-fn rewrite(input: &str, found: &[Found], mapped: &[map::Mapped]) -> String {
+fn rewrite(input: &str, found: &[Found]) -> String {
     // Line breaks are found and counted by memchr.
     let mut lines = LineAt { b: input.as_bytes(), pos: 0, line: 0 };
     let mut out = String::with_capacity(input.len() + 64);
     let mut cur = 0usize;
     let mut src = 0usize;
-    let mut m = mapped.iter();
     for b in found {
         let pre = &input[src..b.start];
         out.push_str(pre);
-        cur += memchr::memchr_iter(b'\n', pre.as_bytes()).count();
+        cur += count_nl(pre.as_bytes());
         let tail_start = out.rfind('\n').map(|i| i + 1).unwrap_or(0);
         if out[tail_start..].trim().is_empty() {
             out.truncate(tail_start);
@@ -624,8 +632,7 @@ fn rewrite(input: &str, found: &[Found], mapped: &[map::Mapped]) -> String {
             out.push('\n');
             cur += 1;
         }
-        for call in &b.calls {
-            let Some(st) = m.next() else { break };
+        for (call, st) in b.calls.iter().zip(b.mapped.iter().filter_map(|m| m.as_ref().ok())) {
             let want = lines.of(call.anchor);
             while cur < want {
                 out.push('\n');
@@ -649,7 +656,7 @@ fn rewrite(input: &str, found: &[Found], mapped: &[map::Mapped]) -> String {
             if !body.is_empty() {
                 out.push_str(body);
                 out.push('\n');
-                cur += memchr::memchr_iter(b'\n', body.as_bytes()).count() + 1;
+                cur += count_nl(body.as_bytes()) + 1;
             }
             push_ticks(&mut out, width);
             out.push('\n');

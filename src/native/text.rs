@@ -99,7 +99,7 @@ pub(crate) fn strip_debris<'a>(
 ) -> &'a str {
     loop {
         let before = t.len();
-        t = t.trim_matches([' ', '\t', '\r', '\n']);
+        t = trim_ws(t);
         if closers {
             if let Some(e) = closing_tag_at(t, 0, t.len()) {
                 t = &t[e..];
@@ -116,7 +116,7 @@ pub(crate) fn strip_debris<'a>(
             }
         }
         if fence {
-            let last = match t.rfind('\n') {
+            let last = match memchr::memrchr(b'\n', t.as_bytes()) {
                 Some(i) => i + 1,
                 None => 0,
             };
@@ -128,6 +128,15 @@ pub(crate) fn strip_debris<'a>(
             return t;
         }
     }
+}
+
+/// `t` less the spaces, tabs and line breaks around it (bytes: each is ASCII).
+pub(crate) fn trim_ws(t: &str) -> &str {
+    let b = t.as_bytes();
+    let ws = |c: &u8| matches!(c, b' ' | b'\t' | b'\r' | b'\n');
+    let start = b.iter().position(|c| !ws(c)).unwrap_or(b.len());
+    let end = b.iter().rposition(|c| !ws(c)).map(|i| i + 1).unwrap_or(start);
+    &t[start..end.max(start)]
 }
 
 /// `t.rfind("</")`, by searching back for `<` (a substring search set up for two bytes cost
