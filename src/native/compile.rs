@@ -4,6 +4,7 @@
 //! composes them (an element's opening tag is `<`, a prefix and the element's name) and builds
 //! the aho-corasick automata the reader searches with. Markers match ASCII case-insensitively.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, Anchored, Input, MatchKind, StartKind};
@@ -38,9 +39,10 @@ impl Markers {
         Self::with(spellings, StartKind::Both)
     }
 
-    /// The openings searched over all outside text of every emission: unanchored searches only.
+    /// The openings searched over all outside text of every emission. Anchored too: each
+    /// position the first-byte search stops at is tried alone (see [`Self::find`]).
     pub(crate) fn scanner<S: AsRef<str>>(spellings: &[S]) -> Markers {
-        Self::with(spellings, StartKind::Unanchored)
+        Self::with(spellings, StartKind::Both)
     }
 
     /// Every marker is a contiguous NFA: it builds in a fraction of a DFA's time, and the
@@ -135,9 +137,17 @@ impl Markers {
             let set = &self.second[k];
             let next = b.get(at + 1).filter(|_| at + 1 < to).map(|&d| set[d as usize / 64] & (1 << (d % 64)) != 0);
             // No match starts at `at` unless its second byte may follow (or a one-byte
-            // spelling stands there alone).
+            // spelling stands there alone). A match starting there is the leftmost one; else
+            // the search goes on from the next byte. Tried anchored, the automaton reads only
+            // the spellings that start at `at` (unanchored, it went on over the text after a
+            // match to be sure no longer one overlapped, and over every byte to the next match).
             if next.unwrap_or(false) || set[0] == u64::MAX {
-                return Self::find_in(ac, s, at, to);
+                if self.start == StartKind::Unanchored {
+                    return Self::find_in(ac, s, at, to);
+                }
+                if let Some(m) = ac.find(Input::new(s).range(at..to).anchored(Anchored::Yes)) {
+                    return Some((m.start(), m.end(), m.pattern().as_usize()));
+                }
             }
             p = at + 1;
         }
@@ -169,11 +179,14 @@ pub(crate) struct Lead {
     /// Per prefix: the later (so not longer) non-empty prefixes it begins with, in any ASCII
     /// case: where it is written they are too, untested.
     pub implied: Vec<u32>,
+    /// Per prefix: the prefixes differing from it at a byte both have (in any ASCII case):
+    /// where it is written they are not, untested (`｜｜DSML｜｜` rules out `｜DSML｜`).
+    pub excluded: Vec<u32>,
 }
 
 impl Lead {
     pub(crate) fn new(prefixes: &[String]) -> Lead {
-        let mut lead = Lead { by_byte: [0; 256], empty: 0, implied: Vec::new() };
+        let mut lead = Lead { by_byte: [0; 256], empty: 0, implied: Vec::new(), excluded: Vec::new() };
         for (i, pre) in prefixes.iter().enumerate().take(32) {
             match pre.as_bytes().first() {
                 Some(&c) => {
@@ -191,8 +204,53 @@ impl Lead {
                 }
             }
             lead.implied.push(implied);
+            let mut excluded = 0u32;
+            for (j, other) in prefixes.iter().enumerate().take(32) {
+                let (a, b) = (pre.as_bytes(), other.as_bytes());
+                if a.iter().zip(b).any(|(x, y)| !x.eq_ignore_ascii_case(y)) {
+                    excluded |= 1 << j;
+                }
+            }
+            lead.excluded.push(excluded);
         }
         lead
+    }
+}
+
+/// A list of element names, with what a tag search asks of the whole list worked out once: the
+/// longest name's length and the first bytes the names start with (both ASCII cases).
+#[derive(Debug)]
+pub(crate) struct Names<'n> {
+    pub list: Cow<'n, [String]>,
+    /// `None` when the list is empty.
+    pub longest: Option<usize>,
+    /// Bit per byte: a name starts with it (every bit when a name is empty).
+    pub firsts: [u64; 4],
+}
+
+impl<'n> Names<'n> {
+    pub(crate) fn new(list: Vec<String>) -> Names<'static> {
+        let (longest, firsts) = Names::shape(&list);
+        Names { list: Cow::Owned(list), longest, firsts }
+    }
+
+    pub(crate) fn borrowed(list: &'n [String]) -> Names<'n> {
+        let (longest, firsts) = Names::shape(list);
+        Names { list: Cow::Borrowed(list), longest, firsts }
+    }
+
+    fn shape(list: &[String]) -> (Option<usize>, [u64; 4]) {
+        let mut firsts = [0u64; 4];
+        for n in list {
+            match n.as_bytes().first() {
+                Some(&f) => {
+                    let f = f.to_ascii_lowercase();
+                    firsts[f as usize / 64] |= 1 << (f % 64);
+                }
+                None => firsts = [u64::MAX; 4],
+            }
+        }
+        (list.iter().map(String::len).max(), firsts)
     }
 }
 
@@ -204,11 +262,13 @@ pub(crate) struct Elements {
     pub inner_prefixes: Vec<String>,
     /// Which of `inner_prefixes` may stand at a byte, by that byte (see [`Lead`]).
     pub inner_lead: Lead,
-    pub sections: Vec<String>,
+    pub sections: Names<'static>,
     /// Call element names, with the operation names when elements may be named by one.
-    pub calls: Vec<String>,
+    pub calls: Names<'static>,
     /// The sections, then the calls: every element `open_any` opens.
-    pub any: Vec<String>,
+    pub any: Names<'static>,
+    /// Argument element names.
+    pub parameters: Names<'static>,
     pub open_section: Markers,
     pub close_section: Markers,
     pub open_call: Markers,
@@ -263,6 +323,8 @@ pub(crate) struct Compiled {
     /// Opening pattern → the blocks it may open, in family order.
     pub opens: Vec<Vec<usize>>,
     pub params: Option<NativeParameters>,
+    /// The call-piece lists by first byte (see [`super::map::Keys`]).
+    pub keys: super::map::Keys,
 }
 
 static BUILTIN: OnceLock<Compiled> = OnceLock::new();
@@ -318,9 +380,10 @@ fn elements(def: &NativeElements, rules: &Rules) -> Elements {
         def: def.clone(),
         inner_lead: Lead::new(&inner_prefixes),
         inner_prefixes,
-        sections,
-        calls,
-        any,
+        sections: Names::new(sections),
+        calls: Names::new(calls),
+        any: Names::new(any),
+        parameters: Names::new(def.parameters.clone()),
     }
 }
 
@@ -373,8 +436,8 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
                 match forms.first() {
                     Some(Form::Elements(e)) => {
                         let listed = longest_first(e.def.prefixes.clone());
-                        let mut names = e.sections.clone();
-                        names.extend(e.calls.iter().cloned());
+                        let mut names = e.sections.list.to_vec();
+                        names.extend(e.calls.list.iter().cloned());
                         for s in tags("<", &listed, &names) {
                             add(s, index, &mut spellings);
                         }
@@ -409,7 +472,8 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
     let pats: Vec<&str> = spellings.iter().map(|(s, _)| s.as_str()).collect();
     let openings = Markers::scanner(&pats);
     let opens = spellings.into_iter().map(|(_, v)| v).collect();
-    Compiled { blocks, openings, opens, params: rules.tables.native_parameters.clone() }
+    let keys = rules.tables.native_parameters.as_ref().map(super::map::Keys::new).unwrap_or_default();
+    Compiled { blocks, openings, opens, params: rules.tables.native_parameters.clone(), keys }
 }
 
 #[cfg(test)]

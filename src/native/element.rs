@@ -8,28 +8,55 @@
 //! into the name with its slots after it, a trailing scope whose own `>` closes the tag, and
 //! closing tags or a bare fence left around the content.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
-use super::compile::{Elements, Lead, Markers};
+use super::compile::{Elements, Lead, Markers, Names};
 use super::text::*;
-use super::Call;
-use crate::rules::model::NativeRecovery;
+use super::{Arg, Call};
+use crate::rules::model::{NativeElements, NativeRecovery};
 
-/// One opening tag as read.
+/// One opening tag as read, borrowed from the text it was read in.
 #[derive(Debug, Default)]
-pub(crate) struct Tag {
+pub(crate) struct Tag<'a> {
     /// The element's name as written.
-    pub element: String,
+    pub element: &'a str,
     /// The value written after `=` (`<function=NAME>`).
-    pub equals: Option<String>,
-    pub attrs: Vec<(String, String)>,
+    pub equals: Option<&'a str>,
+    pub attrs: Attrs<'a>,
     /// Heading slots written inside the tag after the name.
-    pub slots: String,
+    pub slots: &'a str,
     pub self_closing: bool,
     /// Byte after the tag (after `>`, or the end of its line when it never closes).
     pub end: usize,
     /// An attribute's quote never closes and the family has no recovery for it.
     pub broken: bool,
+}
+
+/// A tag's attributes in written order: the first few kept in place (a tag nearly always has
+/// one or two), any more in a vector.
+#[derive(Debug, Default)]
+pub(crate) struct Attrs<'a> {
+    first: [(&'a str, &'a str); 3],
+    len: usize,
+    more: Vec<(&'a str, &'a str)>,
+}
+
+impl<'a> Attrs<'a> {
+    fn push(&mut self, kv: (&'a str, &'a str)) {
+        match self.first.get_mut(self.len) {
+            Some(slot) => {
+                *slot = kv;
+                self.len += 1;
+            }
+            None => self.more.push(kv),
+        }
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &(&'a str, &'a str)> + '_ {
+        self.first[..self.len].iter().chain(self.more.iter())
+    }
 }
 
 /// A byte that ends an element's name.
@@ -120,7 +147,7 @@ impl<'a> Lts<'a> {
     /// `lead` is `Lead::new(prefixes)`.
     /// `plain`: no name the searches ask for holds a [`boundary_byte`].
     pub(crate) fn new(s: &'a str, start: usize, limit: usize, prefixes: &'a [String], lead: &'a Lead, plain: bool) -> Option<Lts<'a>> {
-        (prefixes.len() <= 32 && limit <= s.len()).then(|| Lts { s, prefixes, lead, start, limit, marks: Vec::new(), read: start, plain })
+        (prefixes.len() <= 32 && limit <= s.len()).then(|| Lts { s, prefixes, lead, start, limit, marks: Vec::with_capacity(16), read: start, plain })
     }
 
     /// The prefixes written at `p`: only those whose first byte is there are compared.
@@ -134,8 +161,9 @@ impl<'a> Lts<'a> {
             cand &= cand - 1;
             if starts_with_ci(self.s, p, &self.prefixes[i as usize]) {
                 let implied = self.lead.implied.get(i as usize).copied().unwrap_or(0);
+                let excluded = self.lead.excluded.get(i as usize).copied().unwrap_or(0);
                 bits |= 1 << i | implied;
-                cand &= !implied;
+                cand &= !(implied | excluded);
             }
         }
         bits
@@ -151,6 +179,17 @@ impl<'a> Lts<'a> {
             }
         }
         bits
+    }
+
+    /// The prefixes written after the `<` at `at`, where the marks begin (`at` is `start` and
+    /// nothing is marked yet): the mark is made now and kept for the searches. `None` when
+    /// there is no such `<`.
+    fn open_bits_at_start(&mut self, at: usize) -> Option<u32> {
+        if at != self.start || self.read != at || at >= self.limit || self.s.as_bytes()[at] != b'<' {
+            return None;
+        }
+        self.grow();
+        Some(self.marks.first().filter(|m| m.0 == at).map(|m| m.1).unwrap_or(0))
     }
 
     /// Marks the next `<`: whether one was left before `limit`.
@@ -174,24 +213,16 @@ impl<'a> Lts<'a> {
     }
 
     /// `tag_name_at(s, a, closing, prefixes, names)` given the prefixes written there.
-    fn name(&self, a: usize, closing: bool, bits: u32, names: &[String]) -> Option<(usize, usize)> {
+    fn name(&self, a: usize, closing: bool, bits: u32, set: &Names) -> Option<(usize, usize)> {
         let p = a + if closing { 2 } else { 1 };
         let b = self.s.as_bytes();
+        let names: &[String] = &set.list;
         // A word longer than every name is none of them: its end is not looked for past that;
         // nor is a word whose first byte starts no name (both ASCII cases; an empty name may
         // stand before any byte).
-        let (mut longest, mut firsts) = (0, [0u64; 4]);
+        let (mut longest, firsts) = (0, &set.firsts);
         if self.plain {
-            longest = names.iter().map(String::len).max()?;
-            for n in names {
-                match n.as_bytes().first() {
-                    Some(&f) => {
-                        let f = f.to_ascii_lowercase();
-                        firsts[f as usize / 64] |= 1 << (f % 64);
-                    }
-                    None => firsts = [u64::MAX; 4],
-                }
-            }
+            longest = set.longest?;
         }
         let mut rest = bits;
         while rest != 0 {
@@ -259,9 +290,9 @@ impl<'a> Lts<'a> {
 
     /// `find_open(s, m, from, to, prefixes, names)`: a mark naming one of `names` whose
     /// spelling ends by `to` (else the automaton says whether a shorter one does).
-    pub(crate) fn open(&mut self, m: &Markers, from: usize, to: usize, names: &[String]) -> Option<(usize, usize, usize)> {
+    pub(crate) fn open(&mut self, m: &Markers, from: usize, to: usize, names: &Names) -> Option<(usize, usize, usize)> {
         let got = if from < self.start || to > self.limit {
-            find_open(self.s, m, from, to, self.prefixes, names)
+            find_open(self.s, m, from, to, self.prefixes, &names.list)
         } else {
             self.walk(from, to, |lts, (a, bits, _)| {
                 let (ns, ne) = lts.name(a, false, bits, names)?;
@@ -269,16 +300,16 @@ impl<'a> Lts<'a> {
             })
         };
         if cfg!(any(test, debug_assertions)) {
-            assert_eq!(got, find_open(self.s, m, from, to, self.prefixes, names), "a marked opening tag differs from the search");
+            assert_eq!(got, find_open(self.s, m, from, to, self.prefixes, &names.list), "a marked opening tag differs from the search");
         }
         got
     }
 
     /// `find_close(s, m, from, to, prefixes, names)`: a closing tag's `>` ends before `to`, so
     /// its spelling does too.
-    pub(crate) fn close(&mut self, m: &Markers, from: usize, to: usize, names: &[String]) -> Option<(usize, usize)> {
+    pub(crate) fn close(&mut self, m: &Markers, from: usize, to: usize, names: &Names) -> Option<(usize, usize)> {
         let got = if from < self.start || to > self.limit {
-            find_close(self.s, m, from, to, self.prefixes, names)
+            find_close(self.s, m, from, to, self.prefixes, &names.list)
         } else {
             self.walk(from, to, |lts, (a, _, bits)| {
                 let (_, ne) = lts.name(a, true, bits, names)?;
@@ -287,24 +318,24 @@ impl<'a> Lts<'a> {
             })
         };
         if cfg!(any(test, debug_assertions)) {
-            assert_eq!(got, find_close(self.s, m, from, to, self.prefixes, names), "a marked closing tag differs from the search");
+            assert_eq!(got, find_close(self.s, m, from, to, self.prefixes, &names.list), "a marked closing tag differs from the search");
         }
         got
     }
 }
 
 /// A search through the marks when there are any, else through the automaton.
-fn open_in(lts: &mut Option<Lts>, s: &str, m: &Markers, from: usize, to: usize, prefixes: &[String], names: &[String]) -> Option<(usize, usize, usize)> {
+fn open_in(lts: &mut Option<Lts>, s: &str, m: &Markers, from: usize, to: usize, prefixes: &[String], names: &Names) -> Option<(usize, usize, usize)> {
     match lts {
         Some(l) => l.open(m, from, to, names),
-        None => find_open(s, m, from, to, prefixes, names),
+        None => find_open(s, m, from, to, prefixes, &names.list),
     }
 }
 
-fn close_in(lts: &mut Option<Lts>, s: &str, m: &Markers, from: usize, to: usize, prefixes: &[String], names: &[String]) -> Option<(usize, usize)> {
+fn close_in(lts: &mut Option<Lts>, s: &str, m: &Markers, from: usize, to: usize, prefixes: &[String], names: &Names) -> Option<(usize, usize)> {
     match lts {
         Some(l) => l.close(m, from, to, names),
-        None => find_close(s, m, from, to, prefixes, names),
+        None => find_close(s, m, from, to, prefixes, &names.list),
     }
 }
 
@@ -406,10 +437,10 @@ fn strip_trailing_closers(mut v: &str) -> &str {
 }
 
 /// Reads the tag whose element name ends at `name_end`.
-pub(crate) fn read_tag(s: &str, name_start: usize, name_end: usize, equals: bool, rec: &NativeRecovery) -> Tag {
+pub(crate) fn read_tag<'a>(s: &'a str, name_start: usize, name_end: usize, equals: bool, rec: &NativeRecovery) -> Tag<'a> {
     let b = s.as_bytes();
     let le = line_end(s, name_end);
-    let mut tag = Tag { element: s[name_start..name_end].to_string(), end: le, ..Tag::default() };
+    let mut tag = Tag { element: &s[name_start..name_end], end: le, ..Tag::default() };
     let mut i = name_end;
     if equals && i < le && b[i] == b'=' {
         i += 1;
@@ -417,7 +448,7 @@ pub(crate) fn read_tag(s: &str, name_start: usize, name_end: usize, equals: bool
         while i < le && !matches!(b[i], b' ' | b'\t' | b'>' | b'<' | b'(' | b'[' | b'"') && !(b[i] == b'/' && i + 1 < le && b[i + 1] == b'>') {
             i += 1;
         }
-        tag.equals = Some(s[st..i].to_string());
+        tag.equals = Some(&s[st..i]);
     }
     loop {
         i = skip_blank(s, i, le);
@@ -455,7 +486,7 @@ pub(crate) fn read_tag(s: &str, name_start: usize, name_end: usize, equals: bool
             }
             match close {
                 Some(q) => {
-                    tag.attrs.push((s[i..k].to_string(), s[vs..q].to_string()));
+                    tag.attrs.push((&s[i..k], &s[vs..q]));
                     i = q + 1;
                 }
                 None => {
@@ -465,7 +496,7 @@ pub(crate) fn read_tag(s: &str, name_start: usize, name_end: usize, equals: bool
                         tag.broken = true;
                     }
                     let v = strip_trailing_closers(&s[vs..le]);
-                    tag.attrs.push((s[i..k].to_string(), v.to_string()));
+                    tag.attrs.push((&s[i..k], v));
                     tag.end = le;
                     return tag;
                 }
@@ -474,7 +505,7 @@ pub(crate) fn read_tag(s: &str, name_start: usize, name_end: usize, equals: bool
         }
         // Heading slots written after the name.
         let (se, te, closing) = scan_slots(s, i, le);
-        tag.slots = s[i..se].trim().to_string();
+        tag.slots = s[i..se].trim();
         tag.self_closing = closing;
         tag.end = te;
         return tag;
@@ -488,13 +519,24 @@ fn eq_any(word: &str, list: &[String]) -> bool {
 /// The block an `elements` form opens at `at` (a section or one call), read up to `limit`:
 /// its calls, its end, and its opening tag as written. `None` when no element of the form
 /// opens there.
-pub(crate) fn read(s: &str, at: usize, limit: usize, el: &Elements, rec: &NativeRecovery) -> Option<(Vec<Call>, usize, String, bool)> {
+pub(crate) fn read<'a>(s: &'a str, at: usize, limit: usize, el: &Elements, rec: &NativeRecovery) -> Option<(Vec<Call<'a>>, usize, &'a str, bool)> {
     let prefixes = &el.inner_prefixes;
-    if let Some((ns, ne)) = tag_name_at(s, at, false, prefixes, &el.sections) {
+    let mut lts = Lts::new(s, at, limit, prefixes, &el.inner_lead, el.plain_names);
+    // The element at `at`, read through its mark (the first the searches make) when there is one.
+    let bits = lts.as_mut().and_then(|l| l.open_bits_at_start(at));
+    let name_at = |lts: &Option<Lts>, names: &Names| match (lts, bits) {
+        (Some(l), Some(bits)) => l.name(at, false, bits, names),
+        _ => tag_name_at(s, at, false, prefixes, &names.list),
+    };
+    if cfg!(any(test, debug_assertions)) {
+        for names in [&el.sections, &el.calls] {
+            assert_eq!(name_at(&lts, names), tag_name_at(s, at, false, prefixes, &names.list), "a marked opening element differs");
+        }
+    }
+    if let Some((ns, ne)) = name_at(&lts, &el.sections) {
         let tag = read_tag(s, ns, ne, false, rec);
-        let marker = s[at..tag.end].trim_end().to_string();
+        let marker = s[at..tag.end].trim_end();
         let cs = tag.end;
-        let mut lts = Lts::new(s, at, limit, prefixes, &el.inner_lead, el.plain_names);
         let bound = open_in(&mut lts, s, &el.open_section, cs, limit, prefixes, &el.sections).map(|t| t.0).unwrap_or(limit);
         let close = close_in(&mut lts, s, &el.close_section, cs, bound, prefixes, &el.sections);
         let (ce, closed) = match close {
@@ -512,7 +554,7 @@ pub(crate) fn read(s: &str, at: usize, limit: usize, el: &Elements, rec: &Native
                     last = end;
                     let p = end.max(c0 + 1);
                     open = match next {
-                        Some(known) => find_open_after(known, s, &el.open_call, p, ce, prefixes, &el.calls),
+                        Some(known) => find_open_after(known, s, &el.open_call, p, ce, prefixes, &el.calls.list),
                         None => open_in(&mut lts, s, &el.open_call, p, ce, prefixes, &el.calls),
                     };
                 }
@@ -528,10 +570,9 @@ pub(crate) fn read(s: &str, at: usize, limit: usize, el: &Elements, rec: &Native
         let end = closed.unwrap_or(if calls.is_empty() { cs } else { last });
         return Some((calls, end, marker, readable));
     }
-    let (ns, ne) = tag_name_at(s, at, false, prefixes, &el.calls)?;
+    let (ns, ne) = name_at(&lts, &el.calls)?;
     let tag = read_tag(s, ns, ne, el.def.name_equals, rec);
-    let marker = s[at..tag.end].trim_end().to_string();
-    let mut lts = Lts::new(s, at, limit, prefixes, &el.inner_lead, el.plain_names);
+    let marker = s[at..tag.end].trim_end();
     let bound = open_in(&mut lts, s, &el.open_any, at + 1, limit, prefixes, &el.any).map(|t| t.0).unwrap_or(limit);
     let tag_end = tag.end;
     match call(s, at, (ns, ne), Some(tag), bound, el, rec, &mut lts) {
@@ -540,34 +581,45 @@ pub(crate) fn read(s: &str, at: usize, limit: usize, el: &Elements, rec: &Native
     }
 }
 
+/// `part`, a slice of `raw`, as text of the emission `s`: borrowed when `raw` is a slice of
+/// `s` (`in_s`), else copied.
+fn kept<'a>(s: &'a str, in_s: bool, part: &str) -> Cow<'a, str> {
+    if in_s {
+        let off = part.as_ptr() as usize - s.as_ptr() as usize;
+        Cow::Borrowed(&s[off..off + part.len()])
+    } else {
+        Cow::Owned(part.to_string())
+    }
+}
+
 /// One call element at `at`, its content read up to `bound`: the call, its end, and — when its
 /// content's search settled it — the next call element opening in `[end, bound)`.
 /// `name` is the call element's name as `tag_name_at` reads it at `at`, and `tag` its tag when
 /// the caller already read it (the same `read_tag`).
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
-fn call(s: &str, at: usize, name: (usize, usize), tag: Option<Tag>, bound: usize, el: &Elements, rec: &NativeRecovery, lts: &mut Option<Lts>) -> Option<(Call, usize, Option<Option<(usize, usize, usize)>>)> {
+fn call<'a>(s: &'a str, at: usize, name: (usize, usize), tag: Option<Tag<'a>>, bound: usize, el: &Elements, rec: &NativeRecovery, lts: &mut Option<Lts>) -> Option<(Call<'a>, usize, Option<Option<(usize, usize, usize)>>)> {
     let def = &el.def;
     let prefixes = &el.inner_prefixes;
     if cfg!(any(test, debug_assertions)) {
-        assert_eq!(tag_name_at(s, at, false, prefixes, &el.calls), Some(name), "a call's name read twice differs");
+        assert_eq!(tag_name_at(s, at, false, prefixes, &el.calls.list), Some(name), "a call's name read twice differs");
     }
     let tag = tag.unwrap_or_else(|| read_tag(s, name.0, name.1, def.name_equals, rec));
     if tag.broken {
         return None;
     }
-    let element_is_op = def.operation_elements && !eq_any(&tag.element, &def.calls);
+    let element_is_op = def.operation_elements && !eq_any(tag.element, &def.calls);
     let generic = |n: &str| eq_any(n.split_whitespace().next().unwrap_or(""), &def.generic_names);
-    let mut name: Option<String> = if element_is_op { Some(tag.element.clone()) } else { tag.equals.clone().filter(|e| !e.is_empty()) };
+    let mut name: Option<Cow<'a, str>> = if element_is_op { Some(Cow::Borrowed(tag.element)) } else { tag.equals.filter(|e| !e.is_empty()).map(Cow::Borrowed) };
     if name.as_deref().map(generic).unwrap_or(true) {
         let attr = |want_specific: bool| {
             def.name_attributes.iter().find_map(|key| {
-                tag.attrs.iter().find(|(k, v)| k.eq_ignore_ascii_case(key) && (!want_specific || !generic(v))).map(|(_, v)| v.clone())
+                tag.attrs.iter().find(|(k, v)| k.eq_ignore_ascii_case(key) && (!want_specific || !generic(v))).map(|(_, v)| *v)
             })
         };
         if let Some(v) = attr(true) {
-            name = Some(v);
+            name = Some(Cow::Borrowed(v));
         } else if name.is_none() {
-            name = attr(false);
+            name = attr(false).map(Cow::Borrowed);
         }
     }
     // The content: up to the element's own closing tag, or (a missing end) the next call.
@@ -579,7 +631,16 @@ fn call(s: &str, at: usize, name: (usize, usize), tag: Option<Tag>, bound: usize
         // where its own text ends: the content never starts after it finishes.
         let found = open_in(lts, s, &el.open_call, tag.end, bound, prefixes, &el.calls);
         let next = found.map(|t| t.0).unwrap_or(bound).max(tag.end);
-        let own = [tag.element.clone()];
+        // The element's own name: the listed call name it was read as (the same bytes in any
+        // ASCII case, so every closing tag matches it as it matches the name as written).
+        let spelled;
+        let own = match el.calls.list.iter().find(|n| n.eq_ignore_ascii_case(tag.element)) {
+            Some(n) => Names::borrowed(std::slice::from_ref(n)),
+            None => {
+                spelled = [tag.element.to_string()];
+                Names::borrowed(&spelled)
+            }
+        };
         let (cs, ce, end) = match close_in(lts, s, &el.close_call, tag.end, next, prefixes, &own) {
             Some((a, e)) => (tag.end, a, e),
             None if rec.missing_end || rec.truncated_body => (tag.end, next, next),
@@ -593,92 +654,77 @@ fn call(s: &str, at: usize, name: (usize, usize), tag: Option<Tag>, bound: usize
     };
     let mut c = Call {
         anchor: at,
-        name: String::new(),
-        slots: tag.slots.clone(),
+        name: Cow::Borrowed(""),
+        slots: tag.slots,
         heading_ok: def.heading_in_name,
         args: Vec::new(),
         text: None,
         aside: None,
     };
-    for (k, v) in &tag.attrs {
+    for &(k, v) in tag.attrs.iter() {
         if eq_any(k, &def.name_attributes) || eq_any(k, &def.ignored_attributes) {
             continue;
         }
         if eq_any(k, &def.aside_attributes) {
-            c.aside = Some(v.clone());
+            c.aside = Some(Cow::Borrowed(v));
         } else {
-            c.args.push((k.clone(), Value::String(v.clone())));
+            c.args.push((Cow::Borrowed(k), Arg::Text(v)));
         }
     }
     // Argument elements.
     let mut loose = String::new();
     let mut keyed = false;
-    let mut open = open_in(lts, s, &el.open_param, cs, ce, prefixes, &def.parameters);
+    let mut open = open_in(lts, s, &el.open_param, cs, ce, prefixes, &el.parameters);
     while let Some((ps, pns, pne)) = open {
         let ptag = read_tag(s, pns, pne, def.parameter_equals, rec);
-        let found = open_in(lts, s, &el.open_param, ptag.end.max(ps + 1), ce, prefixes, &def.parameters);
+        let found = open_in(lts, s, &el.open_param, ptag.end.max(ps + 1), ce, prefixes, &el.parameters);
         let next = found.map(|t| t.0).unwrap_or(ce);
-        let (ve, after) = match close_in(lts, s, &el.close_param, ptag.end, next, prefixes, &def.parameters) {
+        let (ve, after) = match close_in(lts, s, &el.close_param, ptag.end, next, prefixes, &el.parameters) {
             Some((a, e)) => (a, e),
             None => (next, next),
         };
         let value = if ptag.end <= ve { trim_value(&s[ptag.end..ve]) } else { "" };
-        let key = ptag.equals.clone().filter(|k| !k.is_empty()).or_else(|| {
+        let key = ptag.equals.filter(|k| !k.is_empty()).or_else(|| {
             def.parameter_attributes
                 .iter()
-                .find_map(|a| ptag.attrs.iter().find(|(k, _)| k.eq_ignore_ascii_case(a)).map(|(_, v)| v.clone()))
+                .find_map(|a| ptag.attrs.iter().find(|(k, _)| k.eq_ignore_ascii_case(a)).map(|(_, v)| *v))
         });
         match key {
             Some(k) => {
                 keyed = true;
-                c.args.push((k, Value::String(value.to_string())));
+                c.args.push((Cow::Borrowed(k), Arg::Text(value)));
             }
             None => loose.push_str(value),
         }
         // The next search would start at `after.max(ps + 1)`, within `[ptag.end, next]`.
         let p = after.max(ps + 1);
         open = if p >= ptag.end.max(ps + 1) && found.map(|t| t.0 >= p).unwrap_or(true) {
-            find_open_after(found, s, &el.open_param, p, ce, prefixes, &def.parameters)
+            find_open_after(found, s, &el.open_param, p, ce, prefixes, &el.parameters.list)
         } else {
-            open_in(lts, s, &el.open_param, p, ce, prefixes, &def.parameters)
+            open_in(lts, s, &el.open_param, p, ce, prefixes, &el.parameters)
         };
     }
     if !keyed {
-        let raw = if loose.is_empty() { &s[cs..ce] } else { loose.as_str() };
+        let in_s = loose.is_empty();
+        let raw = if in_s { &s[cs..ce] } else { loose.as_str() };
         let keyless = |t: &str| -> Option<usize> {
-            let (pns, pne) = tag_name_at(t, 0, false, prefixes, &def.parameters)?;
+            let (pns, pne) = tag_name_at(t, 0, false, prefixes, &el.parameters.list)?;
             let pt = read_tag(t, pns, pne, def.parameter_equals, rec);
-            let has_key = pt.equals.as_deref().map(|e| !e.is_empty()).unwrap_or(false)
+            let has_key = pt.equals.map(|e| !e.is_empty()).unwrap_or(false)
                 || def.parameter_attributes.iter().any(|a| pt.attrs.iter().any(|(k, _)| k.eq_ignore_ascii_case(a)));
             (!has_key).then_some(pt.end)
         };
         let mut text = strip_debris(raw, rec.stray_closers, rec.stray_fence, &keyless);
-        // A copied facts line under the heading.
+        // A copied facts line under the heading (a JSON object: it opens with its brace).
         if !rec.facts_keys.is_empty() {
             let first_end = text.find('\n').unwrap_or(text.len());
-            if let Ok(Value::Object(m)) = serde_json::from_str::<Value>(text[..first_end].trim()) {
-                if !m.is_empty() && m.keys().all(|k| eq_any(k, &rec.facts_keys)) {
-                    text = strip_debris(&text[first_end..], rec.stray_closers, rec.stray_fence, &keyless);
-                }
+            let line = text[..first_end].trim();
+            if line.starts_with('{') && facts_line(line, &rec.facts_keys) {
+                text = strip_debris(&text[first_end..], rec.stray_closers, rec.stray_fence, &keyless);
             }
         }
         let text = trim_lines(text);
-        let mut json_read = false;
-        if def.json_content && text.starts_with('{') {
-            if let Some((Value::Object(m), e)) = json_at(text, 0, text.len(), false) {
-                if text[e..].trim().is_empty() {
-                    json_read = true;
-                    let is_generic = name.as_deref().map(generic).unwrap_or(true) && !def.generic_names.is_empty();
-                    for (k, v) in m {
-                        if is_generic && eq_any(&k, &def.content_name_keys) && v.is_string() && name.as_deref().map(generic).unwrap_or(true) {
-                            name = v.as_str().map(str::to_string);
-                        } else {
-                            c.args.push((k, v));
-                        }
-                    }
-                }
-            }
-        }
+        let json_read = def.json_content && text.starts_with('{') && json_content(text, def, &mut name, &mut c.args);
         if !json_read && !text.is_empty() {
             let is_generic = !def.generic_names.is_empty() && name.as_deref().map(generic).unwrap_or(false);
             if is_generic {
@@ -687,18 +733,49 @@ fn call(s: &str, at: usize, name: (usize, usize), tag: Option<Tag>, bound: usize
                     Some(i) => (&text[..i], trim_lines(&text[i + 1..])),
                     None => (text, ""),
                 };
-                name = Some(head.trim().to_string());
+                name = Some(kept(s, in_s, head.trim()));
                 c.heading_ok = true;
                 if !rest.is_empty() {
-                    c.text = Some(rest.to_string());
+                    c.text = Some(kept(s, in_s, rest));
                 }
             } else {
-                c.text = Some(text.to_string());
+                c.text = Some(kept(s, in_s, text));
             }
         }
     }
     c.name = name.unwrap_or_default();
     Some((c, end, next_call))
+}
+
+/// A call's content read as a JSON object of arguments (a generic call's name among them):
+/// whether it is one. Out of line: most content is text.
+#[inline(never)]
+fn json_content<'a>(text: &str, def: &NativeElements, name: &mut Option<Cow<'a, str>>, args: &mut Vec<(Cow<'a, str>, Arg<'a>)>) -> bool {
+    let generic = |n: &str| eq_any(n.split_whitespace().next().unwrap_or(""), &def.generic_names);
+    let Some((Value::Object(m), e)) = json_at(text, 0, text.len(), false) else { return false };
+    if !text[e..].trim().is_empty() {
+        return false;
+    }
+    let is_generic = name.as_deref().map(generic).unwrap_or(true) && !def.generic_names.is_empty();
+    for (k, v) in m {
+        if is_generic && eq_any(&k, &def.content_name_keys) && v.is_string() && name.as_deref().map(generic).unwrap_or(true) {
+            if let Value::String(t) = v {
+                *name = Some(Cow::Owned(t));
+            }
+        } else {
+            args.push((Cow::Owned(k), Arg::Json(v)));
+        }
+    }
+    true
+}
+
+/// Whether `line` is a JSON object of facts keys alone (a copied facts line).
+#[inline(never)]
+fn facts_line(line: &str, keys: &[String]) -> bool {
+    match serde_json::from_str::<Value>(line) {
+        Ok(Value::Object(m)) => !m.is_empty() && m.keys().all(|k| eq_any(k, keys)),
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -755,8 +832,9 @@ mod tests {
                         hits += want.is_some() as usize;
                         assert_eq!(tag_name_at(s, a, closing, &prefixes, names), want, "{s:?} {a} {closing}");
                         let bits = lts.marks.iter().find(|m| m.0 == a).map(|m| if closing { m.2 } else { m.1 }).unwrap_or(0);
-                        assert_eq!(lts.name(a, closing, bits, names), want, "marks: {s:?} {a} {closing}");
-                        assert_eq!(general.name(a, closing, bits, names), want, "marks, any names: {s:?} {a} {closing}");
+                        let set = Names::borrowed(names);
+                        assert_eq!(lts.name(a, closing, bits, &set), want, "marks: {s:?} {a} {closing}");
+                        assert_eq!(general.name(a, closing, bits, &set), want, "marks, any names: {s:?} {a} {closing}");
                     }
                 }
             }

@@ -3,20 +3,22 @@
 //! heading written as the call text. Each reads from a position up to a bound and returns its
 //! calls and where it stopped; `None` when the text is not written in that shape.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use super::compile::{Form, Markers};
 use super::text::*;
-use super::{element, Call};
+use super::{element, Arg, Call};
 use crate::rules::model::{NativeJson, NativeRecovery};
 
-fn call_at(anchor: usize, name: String) -> Call {
-    Call { anchor, name, slots: String::new(), heading_ok: false, args: Vec::new(), text: None, aside: None }
+fn call_at(anchor: usize, name: Cow<'_, str>) -> Call<'_> {
+    Call { anchor, name, slots: "", heading_ok: false, args: Vec::new(), text: None, aside: None }
 }
 
 /// Reads the form at `p` (after whitespace) up to `to`. `closed`: the block's end marker was
 /// found, so the text up to `to` belongs to the call.
-pub(crate) fn read(form: &Form, s: &str, p: usize, to: usize, closed: bool, rec: &NativeRecovery, closes: &Closes) -> Option<(Vec<Call>, usize)> {
+pub(crate) fn read<'a>(form: &Form, s: &'a str, p: usize, to: usize, closed: bool, rec: &NativeRecovery, closes: &Closes) -> Option<(Vec<Call<'a>>, usize)> {
     let p = skip_ws(s, p, to);
     if p >= to {
         return None;
@@ -38,7 +40,7 @@ fn key_is(k: &str, list: &[String], any_case: bool) -> bool {
 }
 
 /// One JSON object as a call, or `None` when it names none.
-pub(crate) fn object_call(j: &NativeJson, obj: &Map<String, Value>, anchor: usize) -> Option<Call> {
+pub(crate) fn object_call(j: &NativeJson, obj: &Map<String, Value>, anchor: usize) -> Option<Call<'static>> {
     for w in &j.wrapper_keys {
         if let Some(Value::Object(inner)) = obj.get(w) {
             if let Some(c) = object_call(j, inner, anchor) {
@@ -50,16 +52,16 @@ pub(crate) fn object_call(j: &NativeJson, obj: &Map<String, Value>, anchor: usiz
         Value::String(n) if key_is(k, &j.name_keys, j.any_case) => Some((k.clone(), n.clone())),
         _ => None,
     })?;
-    let mut c = call_at(anchor, name);
+    let mut c = call_at(anchor, Cow::Owned(name));
     for (k, v) in obj {
         if *k == name_key || key_is(k, &j.ignored_keys, true) || (!j.flat && key_is(k, &j.wrapper_keys, false)) {
             continue;
         }
         if !j.flat && key_is(k, &j.argument_keys, false) {
             match v {
-                Value::Object(args) => c.args.extend(args.iter().map(|(k, v)| (k.clone(), v.clone()))),
+                Value::Object(args) => c.args.extend(args.iter().map(|(k, v)| (Cow::Owned(k.clone()), Arg::Json(v.clone())))),
                 Value::String(text) => match serde_json::from_str::<Value>(text) {
-                    Ok(Value::Object(args)) => c.args.extend(args.into_iter()),
+                    Ok(Value::Object(args)) => c.args.extend(args.into_iter().map(|(k, v)| (Cow::Owned(k), Arg::Json(v)))),
                     _ => return None,
                 },
                 Value::Null => {}
@@ -67,12 +69,12 @@ pub(crate) fn object_call(j: &NativeJson, obj: &Map<String, Value>, anchor: usiz
             }
             continue;
         }
-        c.args.push((k.clone(), v.clone()));
+        c.args.push((Cow::Owned(k.clone()), Arg::Json(v.clone())));
     }
     Some(c)
 }
 
-fn json(j: &NativeJson, s: &str, p: usize, to: usize, rec: &NativeRecovery, closes: &Closes) -> Option<(Vec<Call>, usize)> {
+fn json(j: &NativeJson, s: &str, p: usize, to: usize, rec: &NativeRecovery, closes: &Closes) -> Option<(Vec<Call<'static>>, usize)> {
     let first = s.as_bytes()[p];
     if first != b'{' && !(first == b'[' && j.array) {
         return None;
@@ -122,8 +124,8 @@ fn may_name_call(j: &NativeJson, v: &str) -> bool {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn name_json(
-    s: &str,
+fn name_json<'a>(
+    s: &'a str,
     p: usize,
     to: usize,
     prefixes: &Markers,
@@ -132,7 +134,7 @@ fn name_json(
     args_end: &Markers,
     index: &[String],
     rec: &NativeRecovery,
-) -> Option<(Vec<Call>, usize)> {
+) -> Option<(Vec<Call<'a>>, usize)> {
     let mut q = p;
     if let Some(e) = prefixes.at(s, q, to) {
         q = e;
@@ -155,13 +157,13 @@ fn name_json(
     if name.is_empty() || name.contains(['\n', '<', '{']) {
         return None;
     }
-    let mut c = call_at(p, name.to_string());
+    let mut c = call_at(p, Cow::Borrowed(name));
     let v0 = skip_ws(s, ae, to);
     let mut end = v0;
     if v0 < to {
         let (v, e) = json_at(s, v0, to, rec.truncated_body)?;
         match v {
-            Value::Object(m) => c.args.extend(m),
+            Value::Object(m) => c.args.extend(m.into_iter().map(|(k, v)| (Cow::Owned(k), Arg::Json(v)))),
             _ => return None,
         }
         end = e;
@@ -174,8 +176,8 @@ fn name_json(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn arg_pairs(
-    s: &str,
+fn arg_pairs<'a>(
+    s: &'a str,
     p: usize,
     to: usize,
     key_start: &Markers,
@@ -183,20 +185,20 @@ fn arg_pairs(
     value_start: &Markers,
     value_end: &Markers,
     rec: &NativeRecovery,
-) -> Option<(Vec<Call>, usize)> {
+) -> Option<(Vec<Call<'a>>, usize)> {
     let (k0, _, _) = key_start.find(s, p, to)?;
     let name = s[p..k0].trim();
     if name.is_empty() || name.contains(['<', '\n', '{']) {
         return None;
     }
-    let mut c = call_at(p, name.to_string());
+    let mut c = call_at(p, Cow::Borrowed(name));
     let mut q = k0;
     let mut end = k0;
     loop {
         let at = skip_ws(s, q, to);
         let Some(ks) = key_start.at(s, at, to) else { break };
         let (ke, ka, _) = key_end.find(s, ks, to)?;
-        let key = s[ks..ke].trim().to_string();
+        let key = s[ks..ke].trim();
         let v = skip_ws(s, ka, to);
         let Some(vs) = value_start.at(s, v, to) else { return None };
         let next_key = key_start.find(s, vs, to).map(|m| m.0).unwrap_or(to);
@@ -205,7 +207,7 @@ fn arg_pairs(
             None if rec.missing_end => (next_key, next_key),
             None => return None,
         };
-        c.args.push((key, Value::String(trim_value(&s[vs..ve]).to_string())));
+        c.args.push((Cow::Borrowed(key), Arg::Text(trim_value(&s[vs..ve]))));
         end = va;
         q = va;
     }
@@ -215,7 +217,7 @@ fn arg_pairs(
     Some((vec![c], end))
 }
 
-fn heading(s: &str, p: usize, to: usize, closed: bool, prefixes: &Markers) -> Option<(Vec<Call>, usize)> {
+fn heading<'a>(s: &'a str, p: usize, to: usize, closed: bool, prefixes: &Markers) -> Option<(Vec<Call<'a>>, usize)> {
     let mut q = p;
     if let Some(e) = prefixes.at(s, q, to) {
         q = skip_blank(s, e, to);
@@ -225,7 +227,7 @@ fn heading(s: &str, p: usize, to: usize, closed: bool, prefixes: &Markers) -> Op
     if head.is_empty() {
         return None;
     }
-    let mut c = call_at(p, head.to_string());
+    let mut c = call_at(p, Cow::Borrowed(head));
     c.heading_ok = true;
     if !closed {
         return Some((vec![c], le));
@@ -233,7 +235,7 @@ fn heading(s: &str, p: usize, to: usize, closed: bool, prefixes: &Markers) -> Op
     if le < to {
         let body = trim_lines(&s[le..to]);
         if !body.is_empty() {
-            c.text = Some(body.to_string());
+            c.text = Some(Cow::Borrowed(body));
         }
     }
     Some((vec![c], to))

@@ -2,27 +2,28 @@
 //! body of the fenced operation it names, or is refused and names the taught form its receipt
 //! shows (§native-tool-call-receipt). The keys live in `rules/native/parameters.yaml`.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
-use super::text::as_text;
-use super::Call;
+use super::{Arg, Call};
 use crate::rules::model::{NativeParameters, Operands};
 use crate::rules::Rules;
 use crate::scan::Registry;
 
 /// What a call names.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Named {
+pub(crate) enum Named<'r> {
     Op(usize),
     /// A registered executor, by its registered name.
-    Exec(String),
+    Exec(&'r str),
 }
 
-/// A call read as an operation.
+/// A call read as an operation: its body is borrowed from the emission when written there.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Mapped {
+pub(crate) struct Mapped<'a> {
     pub heading: String,
-    pub body: Option<String>,
+    pub body: Option<Cow<'a, str>>,
 }
 
 /// The form a receipt teaches for a call.
@@ -88,8 +89,63 @@ fn same_key(w: &str, k: &str) -> bool {
     }
 }
 
-/// The name a call is written with: (what it names, the slots written after it).
-pub(crate) fn resolve(call: &Call, rules: &Rules, registry: &Registry, params: &NativeParameters) -> Option<(Named, String)> {
+/// The lists `map` asks a key about, in its order.
+const TARGET: u8 = 0;
+const SCOPE: u8 = 1;
+const SCOPE_START: u8 = 2;
+const SCOPE_END: u8 = 3;
+const SCOPE_OFFSET: u8 = 4;
+const SCOPE_COUNT: u8 = 5;
+const MATCHER: u8 = 6;
+const ASIDE: u8 = 7;
+const BODY: u8 = 8;
+
+fn lists(p: &NativeParameters) -> [&[String]; 9] {
+    [&p.target, &p.scope, &p.scope_start, &p.scope_end, &p.scope_offset, &p.scope_count, &p.matcher, &p.aside, &p.body]
+}
+
+/// Every spelling of the call-piece lists, by its first kept byte (ASCII, lowercased), each
+/// with its list, in `map`'s order: an ASCII key meets only the spellings that may be it, not a
+/// dozen lists. A spelling that is not ASCII, or keeps no byte, stands in every bucket (a
+/// Kelvin sign folds to `k`).
+#[derive(Debug, Default)]
+pub(crate) struct Keys {
+    buckets: Vec<Vec<(u8, String)>>,
+}
+
+impl Keys {
+    pub(crate) fn new(p: &NativeParameters) -> Keys {
+        let mut buckets = vec![Vec::new(); 128];
+        for (li, list) in lists(p).into_iter().enumerate() {
+            for w in list {
+                let lead = w.bytes().find(|c| !matches!(c, b'_' | b'-'));
+                match lead {
+                    Some(c) if w.is_ascii() => buckets[c.to_ascii_lowercase() as usize].push((li as u8, w.clone())),
+                    _ => {
+                        for b in &mut buckets {
+                            b.push((li as u8, w.clone()));
+                        }
+                    }
+                }
+            }
+        }
+        Keys { buckets }
+    }
+
+    /// The first list (in `map`'s order) that lists `k`; `None` for a key that is not ASCII or
+    /// keeps no byte (the lists are then asked one by one).
+    fn class(&self, k: &str) -> Option<Option<u8>> {
+        if !k.is_ascii() {
+            return None;
+        }
+        let k0 = k.bytes().find(|c| !matches!(c, b'_' | b'-'))?;
+        let bucket = self.buckets.get(k0.to_ascii_lowercase() as usize)?;
+        Some(bucket.iter().find(|(_, w)| same_key(w, k)).map(|(li, _)| *li))
+    }
+}
+
+/// The name a call is written with: what it names, and the slots written after it in the name.
+fn named<'c, 'r>(call: &'c Call, rules: &Rules, registry: &'r Registry, params: &NativeParameters) -> Option<(Named<'r>, &'c str)> {
     let raw = call.name.trim();
     let b = raw.as_bytes();
     let mut e = 0;
@@ -107,24 +163,35 @@ pub(crate) fn resolve(call: &Call, rules: &Rules, registry: &Registry, params: &
     let named = if let Some(i) = rules.tables.operations.iter().position(|o| o.name.eq_ignore_ascii_case(word)) {
         Named::Op(i)
     } else if let Some(i) = registry.lookup(word) {
-        Named::Exec(registry.names[i].clone())
+        Named::Exec(&registry.names[i])
     } else {
         let alias = params.executor_aliases.iter().find(|a| a.spelling.eq_ignore_ascii_case(word))?;
-        Named::Exec(registry.names[registry.lookup(&alias.names)?].clone())
+        Named::Exec(&registry.names[registry.lookup(&alias.names)?])
     };
-    let mut slots = rest.to_string();
+    Some((named, rest))
+}
+
+/// What a call names, if anything ([`resolve`] without its slots).
+pub(crate) fn names<'r>(call: &Call, rules: &Rules, registry: &'r Registry, params: &NativeParameters) -> Option<Named<'r>> {
+    named(call, rules, registry, params).map(|(n, _)| n)
+}
+
+/// The name a call is written with: (what it names, the slots written after it).
+pub(crate) fn resolve<'c, 'r>(call: &'c Call, rules: &Rules, registry: &'r Registry, params: &NativeParameters) -> Option<(Named<'r>, Cow<'c, str>)> {
+    let (named, rest) = named(call, rules, registry, params)?;
     let own = call.slots.trim();
-    if !own.is_empty() {
-        if !slots.is_empty() {
-            slots.push(' ');
-        }
-        slots.push_str(own);
-    }
+    let slots = if own.is_empty() {
+        Cow::Borrowed(rest)
+    } else if rest.is_empty() {
+        Cow::Borrowed(own)
+    } else {
+        Cow::Owned(format!("{rest} {own}"))
+    };
     Some((named, slots))
 }
 
 /// A line number written as a JSON number or a string.
-fn line_number(v: &Value) -> Option<i64> {
+fn line_number_of(v: &Value) -> Option<i64> {
     match v {
         Value::Number(n) => n.as_i64(),
         Value::String(s) => s.trim().parse().ok(),
@@ -132,33 +199,66 @@ fn line_number(v: &Value) -> Option<i64> {
     }
 }
 
-/// A scope as written: `440,470`, `<100,-1>`, `[500,530]`, `{"start": 1, "end": 5}`, `7`.
-fn scope_text(v: &Value, params: &NativeParameters) -> Option<String> {
+fn line_number(v: &Arg) -> Option<i64> {
     match v {
-        Value::String(s) => {
-            let t = s.trim();
-            let t = t
-                .strip_prefix('<')
-                .and_then(|x| x.strip_suffix('>'))
-                .or_else(|| t.strip_prefix('[').and_then(|x| x.strip_suffix(']')))
-                .unwrap_or(t)
-                .trim();
-            if t.is_empty() || t.contains(['\n', '<', '>']) {
-                return None;
-            }
-            // `3, 9` is `3,9`.
-            Some(t.split(',').map(str::trim).collect::<Vec<_>>().join(","))
+        Arg::Text(s) => s.trim().parse().ok(),
+        Arg::Json(v) => line_number_of(v),
+    }
+}
+
+/// A scope as written: `440,470`, `<100,-1>`, `[500,530]`, `{"start": 1, "end": 5}`, `7`.
+fn scope_text<'v>(v: &'v Arg, params: &NativeParameters) -> Option<Cow<'v, str>> {
+    match v {
+        Arg::Text(s) => scope_str(s),
+        Arg::Json(Value::String(s)) => scope_str(s),
+        Arg::Json(j) => scope_json(j, params).map(Cow::Owned),
+    }
+}
+
+fn scope_str(s: &str) -> Option<Cow<'_, str>> {
+    let t = s.trim();
+    let t = t
+        .strip_prefix('<')
+        .and_then(|x| x.strip_suffix('>'))
+        .or_else(|| t.strip_prefix('[').and_then(|x| x.strip_suffix(']')))
+        .unwrap_or(t)
+        .trim();
+    if t.is_empty() || t.contains(['\n', '<', '>']) {
+        return None;
+    }
+    // `3, 9` is `3,9` (a trimmed scope with no comma is itself).
+    if !t.contains(',') {
+        return Some(Cow::Borrowed(t));
+    }
+    Some(Cow::Owned(scope_joined(t)))
+}
+
+fn scope_joined(t: &str) -> String {
+    let mut out = String::with_capacity(t.len());
+    for (i, part) in t.split(',').enumerate() {
+        if i > 0 {
+            out.push(',');
         }
+        out.push_str(part.trim());
+    }
+    out
+}
+
+/// A scope written as a JSON number, array or object.
+#[cold]
+#[inline(never)]
+fn scope_json(v: &Value, params: &NativeParameters) -> Option<String> {
+    match v {
         Value::Number(n) => Some(n.to_string()),
         Value::Array(items) if !items.is_empty() && items.len() <= 2 => {
-            let nums: Option<Vec<i64>> = items.iter().map(line_number).collect();
+            let nums: Option<Vec<i64>> = items.iter().map(line_number_of).collect();
             Some(nums?.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(","))
         }
         Value::Object(m) => {
             let get = |keys: &[String]| m.iter().find(|(k, _)| listed(k, keys)).map(|(_, v)| v);
-            let start = line_number(get(&params.scope_start)?)?;
+            let start = line_number_of(get(&params.scope_start)?)?;
             let end = match get(&params.scope_end) {
-                Some(v) => line_number(v)?.to_string(),
+                Some(v) => line_number_of(v)?.to_string(),
                 None => params.open_end.clone(),
             };
             if m.len() > 2 {
@@ -170,12 +270,43 @@ fn scope_text(v: &Value, params: &NativeParameters) -> Option<String> {
     }
 }
 
-fn one_line(s: &str) -> String {
-    let t = s.trim();
-    // Nearly every value is one line already: it is copied, not rebuilt.
-    if memchr::memchr2(b'\r', b'\n', t.as_bytes()).is_none() {
-        return t.to_string();
+/// A scope given in pieces (start, end, offset, count), or `None` when they do not make one.
+#[cold]
+#[inline(never)]
+fn scope_of_pieces(pieces: (Option<i64>, Option<i64>, Option<i64>, Option<i64>), params: &NativeParameters) -> Option<String> {
+    match pieces {
+        (Some(a), Some(b), None, None) => Some(format!("{a},{b}")),
+        (Some(a), None, None, None) => Some(format!("{a},{}", params.open_end)),
+        (None, Some(b), None, None) => Some(format!("1,{b}")),
+        (None, None, Some(a), Some(n)) => Some(format!("{a},{}", a + n - 1)),
+        (None, None, Some(a), None) => Some(format!("{a},{}", params.open_end)),
+        _ => None,
     }
+}
+
+/// The text trimmed, its line breaks spaces (nearly every value is one line already: it is
+/// borrowed, not rebuilt).
+fn one_line(s: Cow<'_, str>) -> Cow<'_, str> {
+    let multi = |t: &str| memchr::memchr2(b'\r', b'\n', t.as_bytes()).is_some();
+    match s {
+        Cow::Borrowed(b) => {
+            let t = b.trim();
+            if multi(t) {
+                Cow::Owned(joined(t))
+            } else {
+                Cow::Borrowed(t)
+            }
+        }
+        Cow::Owned(o) => {
+            let t = o.trim();
+            Cow::Owned(if multi(t) { joined(t) } else { t.to_string() })
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn joined(t: &str) -> String {
     t.replace(['\r', '\n'], " ")
 }
 
@@ -188,10 +319,11 @@ fn slot_target(slots: &str) -> Option<&str> {
 }
 
 /// The taught form for a call naming `named`, with the target it wrote if any.
+#[inline(never)]
 pub(crate) fn taught(named: Option<&Named>, target: Option<&str>, rules: &Rules) -> Taught {
     match named {
         None => Taught::Unknown,
-        Some(Named::Exec(name)) => Taught::Body { name: name.clone(), noun: "native-receipt.noun.executor".into() },
+        Some(Named::Exec(name)) => Taught::Body { name: name.to_string(), noun: "native-receipt.noun.executor".into() },
         Some(Named::Op(i)) => {
             let op = rules.op(*i);
             if matches!(op.operands, Operands::Required | Operands::Group | Operands::Two) {
@@ -207,108 +339,135 @@ pub(crate) fn taught(named: Option<&Named>, target: Option<&str>, rules: &Rules)
     }
 }
 
+/// Options written after the heading's other slots.
+#[cold]
+#[inline(never)]
+fn push_options(heading: &mut String, options: Map<String, Value>) {
+    heading.push_str(" [");
+    heading.push_str(&Value::Object(options).to_string());
+    heading.push(']');
+}
+
 /// Reads a call as the heading and body of an operation; a refusal names the taught form.
-pub(crate) fn map(call: &Call, rules: &Rules, registry: &Registry, params: &NativeParameters) -> Result<Mapped, Taught> {
+pub(crate) fn map<'a>(call: &Call<'a>, rules: &Rules, registry: &Registry, params: &NativeParameters, keys: &Keys) -> Result<Mapped<'a>, Taught> {
     let Some((named, slots)) = resolve(call, rules, registry, params) else { return Err(Taught::Unknown) };
     let exec = matches!(named, Named::Exec(_));
-    let mut target: Option<String> = None;
-    let mut scope: Option<String> = None;
+    let mut target: Option<Cow<str>> = None;
+    let mut scope: Option<Cow<str>> = None;
     let (mut start, mut end, mut offset, mut count) = (None, None, None, None);
-    let mut options: Map<String, Value> = Map::new();
-    let mut aside = call.aside.clone();
-    let mut body: Option<String> = None;
+    let mut options: Option<Map<String, Value>> = None;
+    let mut aside: Option<Cow<str>> = call.aside.as_deref().map(Cow::Borrowed);
+    let mut body: Option<Cow<'a, str>> = None;
     let mut ok = true;
     for (key, value) in &call.args {
-        if value.is_null() {
+        if matches!(value, Arg::Json(Value::Null)) {
             continue;
         }
-        if listed(key, &params.target) {
+        // The first list naming the key, found once (`listed` on each list, in order, for a key
+        // the buckets do not take).
+        let class = if keys.buckets.is_empty() { None } else { keys.class(key) };
+        let is = |li: u8, list: &[String]| match class {
+            Some(c) => c == Some(li),
+            None => listed(key, list),
+        };
+        if is(TARGET, &params.target) {
             ok &= target.is_none();
-            target = Some(one_line(&as_text(value)));
-        } else if listed(key, &params.scope) {
+            target = Some(one_line(value.text()));
+        } else if is(SCOPE, &params.scope) {
             ok &= scope.is_none();
             match scope_text(value, params) {
                 Some(t) => scope = Some(t),
                 None => ok = false,
             }
-        } else if listed(key, &params.scope_start) {
+        } else if is(SCOPE_START, &params.scope_start) {
             start = line_number(value);
             ok &= start.is_some();
-        } else if listed(key, &params.scope_end) {
+        } else if is(SCOPE_END, &params.scope_end) {
             end = line_number(value);
             ok &= end.is_some();
-        } else if listed(key, &params.scope_offset) {
+        } else if is(SCOPE_OFFSET, &params.scope_offset) {
             offset = line_number(value);
             ok &= offset.is_some();
-        } else if listed(key, &params.scope_count) {
+        } else if is(SCOPE_COUNT, &params.scope_count) {
             count = line_number(value).filter(|n| *n > 0);
             ok &= count.is_some();
-        } else if listed(key, &params.matcher) {
-            options.insert(params.matcher_option.clone(), Value::String(as_text(value)));
-        } else if listed(key, &params.aside) {
-            aside = Some(one_line(&as_text(value)));
-        } else if listed(key, &params.body) && (value.is_string() || !exec) {
+        } else if is(MATCHER, &params.matcher) {
+            options.get_or_insert_with(Map::new).insert(params.matcher_option.clone(), Value::String(value.text().into_owned()));
+        } else if is(ASIDE, &params.aside) {
+            aside = Some(one_line(value.text()));
+        } else if is(BODY, &params.body) && (value.str().is_some() || !exec) {
             ok &= body.is_none();
-            body = Some(as_text(value));
+            body = Some(value.text_in());
         } else if exec && params.executor_options {
-            options.insert(key.clone(), value.clone());
+            options.get_or_insert_with(Map::new).insert(key.to_string(), value.to_value());
         } else {
             ok = false;
         }
     }
     // An empty `path` names no target either (§native-tool-calls: the emission stays as it was).
-    let target_shown = target.clone().filter(|t| !t.trim().is_empty()).or_else(|| slot_target(&slots).map(str::to_string));
+    let target_shown = target.as_deref().filter(|t| !t.trim().is_empty()).or_else(|| slot_target(&slots));
     let refuse = |target: Option<&str>| Err(taught(Some(&named), target, rules));
     if !ok {
-        return refuse(target_shown.as_deref());
+        return refuse(target_shown);
     }
     // Scope pieces written apart.
     if start.is_some() || end.is_some() || offset.is_some() || count.is_some() {
         if scope.is_some() {
-            return refuse(target_shown.as_deref());
+            return refuse(target_shown);
         }
-        scope = match (start, end, offset, count) {
-            (Some(a), Some(b), None, None) => Some(format!("{a},{b}")),
-            (Some(a), None, None, None) => Some(format!("{a},{}", params.open_end)),
-            (None, Some(b), None, None) => Some(format!("1,{b}")),
-            (None, None, Some(a), Some(n)) => Some(format!("{a},{}", a + n - 1)),
-            (None, None, Some(a), None) => Some(format!("{a},{}", params.open_end)),
-            _ => return refuse(target_shown.as_deref()),
-        };
+        match scope_of_pieces((start, end, offset, count), params) {
+            Some(t) => scope = Some(Cow::Owned(t)),
+            None => return refuse(target_shown),
+        }
     }
-    let name = match &named {
-        Named::Op(i) => rules.op(*i).name.clone(),
-        Named::Exec(n) => n.clone(),
+    let name: &str = match &named {
+        Named::Op(i) => &rules.op(*i).name,
+        Named::Exec(n) => n,
     };
-    if !exec && params.target_required.iter().any(|o| *o == name) && target_shown.is_none() {
+    if !exec && params.target_required.iter().any(|o| o == name) && target_shown.is_none() {
         return refuse(None);
     }
     // Slots written after the name come before a scope given apart (a heading-in-name's
     // target), and after a target given apart (a heading-in-name's scope or aside).
-    let mut heading = name;
+    let aside = aside.filter(|a| !a.is_empty());
+    let len = name.len()
+        + target.as_ref().map_or(0, |t| t.len() + 3)
+        + slots.len()
+        + 1
+        + scope.as_ref().map_or(0, |t| t.len() + 3)
+        + aside.as_ref().map_or(0, |t| t.len() + 9);
+    let mut heading = String::with_capacity(len);
+    heading.push_str(name);
     if let Some(t) = &target {
         let t = t.strip_prefix('(').and_then(|x| x.strip_suffix(')')).unwrap_or(t);
-        heading.push_str(&format!(" ({t})"));
+        heading.push_str(" (");
+        heading.push_str(t);
+        heading.push(')');
     }
     if !slots.is_empty() {
         heading.push(' ');
-        heading.push_str(&one_line(&slots));
+        heading.push_str(&one_line(Cow::Borrowed(&slots)));
     }
     if let Some(sc) = &scope {
-        heading.push_str(&format!(" <{sc}>"));
+        heading.push_str(" <");
+        heading.push_str(sc);
+        heading.push('>');
     }
-    if !options.is_empty() {
-        heading.push_str(&format!(" [{}]", Value::Object(options)));
+    if let Some(options) = options.filter(|o| !o.is_empty()) {
+        push_options(&mut heading, options);
     }
-    if let Some(a) = aside.filter(|a| !a.is_empty()) {
-        heading.push_str(&format!(" <!-- {a} -->"));
+    if let Some(a) = aside {
+        heading.push_str(" <!-- ");
+        heading.push_str(&a);
+        heading.push_str(" -->");
     }
     let body = body.or_else(|| call.text.clone()).filter(|b| !b.is_empty());
     Ok(Mapped { heading, body })
 }
 
-/// The taught form of a call whether or not it maps (for the receipt of a block left as written).
-/// The form a receipt teaches for `call`, given its [`map`] result (the scan keeps it).
+/// The form a receipt teaches for `call`, given its [`map`] result (the scan keeps it): the
+/// taught form of a call whether or not it maps (for the receipt of a block left as written).
+#[inline(never)]
 pub(crate) fn taught_after(call: &Call, mapped: &Result<Mapped, Taught>, rules: &Rules, registry: &Registry, params: &NativeParameters) -> Taught {
     match mapped {
         Err(t) => t.clone(),
@@ -319,8 +478,8 @@ pub(crate) fn taught_after(call: &Call, mapped: &Result<Mapped, Taught>, rules: 
                 .args
                 .iter()
                 .find(|(k, _)| listed(k, &params.target))
-                .map(|(_, v)| one_line(&as_text(v)))
-                .or_else(|| resolved.as_ref().and_then(|r| slot_target(&r.1).map(str::to_string)));
+                .map(|(_, v)| one_line(v.text()))
+                .or_else(|| resolved.as_ref().and_then(|r| slot_target(&r.1)).map(Cow::Borrowed));
             taught(named, target.as_deref(), rules)
         }
     }
@@ -328,7 +487,42 @@ pub(crate) fn taught_after(call: &Call, mapped: &Result<Mapped, Taught>, rules: 
 
 #[cfg(test)]
 mod tests {
-    use super::listed;
+    use super::{listed, lists, Keys};
+    use crate::rules::Rules;
+
+    /// §native-tool-calls: the buckets name the first list (in `map`'s order) listing a key, as
+    /// asking `listed` list by list does, for keys in any case, with separators, not ASCII, and
+    /// spellings that are not ASCII or listed twice.
+    #[test]
+    fn native_tool_calls_key_buckets_agree_with_the_lists() {
+        let builtin = Rules::builtin().tables.native_parameters.clone().unwrap();
+        let mut odd = builtin.clone();
+        odd.target.push("\u{212A}ind".into());
+        odd.body.push("_-".into());
+        odd.aside.push("Path".into());
+        odd.scope.push("ße".into());
+        const PIECES: &[&str] = &["path", "PATH", "_", "-", "file", "k", "K", "\u{212A}", "ind", "scope", "start", "_line", "s", "command", "body", "x", "é", "ß", "SS", "e", "Path", "content", "limit"];
+        for params in [&builtin, &odd] {
+            let keys = Keys::new(params);
+            let check = |k: &str| {
+                let by_lists = lists(params).iter().position(|l| listed(k, l)).map(|i| i as u8);
+                match keys.class(k) {
+                    Some(c) => assert_eq!(c, by_lists, "{k:?}"),
+                    None => assert!(!k.is_ascii() || k.bytes().all(|c| c == b'_' || c == b'-'), "{k:?}"),
+                }
+            };
+            for l in lists(params) {
+                for w in l {
+                    check(w);
+                    check(&w.to_uppercase());
+                }
+            }
+            bolero::check!().with_type::<Vec<u8>>().with_iterations(3_000).with_max_len(4).for_each(|bytes: &Vec<u8>| {
+                let k: String = bytes.iter().map(|b| PIECES[*b as usize % PIECES.len()]).collect();
+                check(&k);
+            });
+        }
+    }
 
     /// §native-tool-calls: a call's parameter key matches a listed spelling in any case, with
     /// `_` and `-` ignored, and nothing else matches (a prefix, an extension, another word).

@@ -21,6 +21,8 @@ mod forms;
 mod map;
 mod text;
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::rules::model::NativeParameters;
@@ -48,61 +50,108 @@ pub struct Receipt {
     pub message: String,
 }
 
-/// One call as the markup wrote it.
+/// One call as the markup wrote it. Its text is borrowed from the emission wherever the markup
+/// wrote it as is (nearly always): reading a call copies nothing but what a JSON parse built.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Call {
+pub(crate) struct Call<'a> {
     /// Byte whose line the statement's heading takes.
     pub anchor: usize,
     /// The called name as written; with `heading_ok`, it may carry the heading's slots.
-    pub name: String,
+    pub name: Cow<'a, str>,
     /// Heading slots written in the tag after the name.
-    pub slots: String,
+    pub slots: &'a str,
     pub heading_ok: bool,
     /// Arguments in written order.
-    pub args: Vec<(String, Value)>,
+    pub args: Vec<(Cow<'a, str>, Arg<'a>)>,
     /// Plain text inside the call: the body.
-    pub text: Option<String>,
+    pub text: Option<Cow<'a, str>>,
     /// An aside given by the markup itself (a `comment` attribute).
-    pub aside: Option<String>,
+    pub aside: Option<Cow<'a, str>>,
+}
+
+/// An argument's value: text written in the markup, or a JSON value. `Text(t)` stands for
+/// `Json(Value::String(t))` everywhere it is read.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Arg<'a> {
+    Text(&'a str),
+    Json(Value),
+}
+
+impl<'a> Arg<'a> {
+    /// The value's string, when it is one.
+    pub(crate) fn str(&self) -> Option<&str> {
+        match self {
+            Arg::Text(t) => Some(t),
+            Arg::Json(Value::String(t)) => Some(t),
+            Arg::Json(_) => None,
+        }
+    }
+
+    /// The value as argument text: a string as is, anything else as JSON.
+    pub(crate) fn text(&self) -> Cow<'_, str> {
+        match self {
+            Arg::Text(t) => Cow::Borrowed(t),
+            Arg::Json(v) => text_of(v),
+        }
+    }
+
+    /// [`Self::text`], borrowed from the emission when it was written there.
+    pub(crate) fn text_in(&self) -> Cow<'a, str> {
+        match self {
+            Arg::Text(t) => Cow::Borrowed(t),
+            Arg::Json(v) => Cow::Owned(text_of(v).into_owned()),
+        }
+    }
+
+    /// The value as JSON.
+    pub(crate) fn to_value(&self) -> Value {
+        match self {
+            Arg::Text(t) => Value::String(t.to_string()),
+            Arg::Json(v) => v.clone(),
+        }
+    }
 }
 
 /// One block of native markup found in the emission.
 #[derive(Debug, Clone)]
-struct Found {
+struct Found<'a> {
     start: usize,
     end: usize,
     /// The block's opening markup as written.
-    marker: String,
-    calls: Vec<Call>,
+    marker: Cow<'a, str>,
+    calls: Vec<Call<'a>>,
     /// Every call was read (whether or not it maps).
     readable: bool,
     /// [`map::map`] of the leading calls, up to the first refused, as the block choice ran it
     /// (kept so the rewrite and the receipt do not map a call again).
-    mapped: Vec<Result<map::Mapped, Taught>>,
+    mapped: Vec<Result<map::Mapped<'a>, Taught>>,
 }
 
-impl Found {
-    fn new(start: usize, end: usize, marker: String, calls: Vec<Call>, readable: bool) -> Found {
+impl<'a> Found<'a> {
+    fn new(start: usize, end: usize, marker: Cow<'a, str>, calls: Vec<Call<'a>>, readable: bool) -> Found<'a> {
         Found { start, end, marker, calls, readable, mapped: Vec::new() }
     }
 
     /// Maps the calls in order up to the first refused one, keeping each result: whether all map.
     fn map_all(&mut self, ctx: &Ctx) -> bool {
+        if self.mapped.capacity() == 0 {
+            self.mapped.reserve_exact(self.calls.len());
+        }
         while self.mapped.len() < self.calls.len() {
             if self.mapped.last().map(|m| m.is_err()).unwrap_or(false) {
                 return false;
             }
-            let m = map::map(&self.calls[self.mapped.len()], ctx.rules, ctx.registry, ctx.params);
+            let m = map::map(&self.calls[self.mapped.len()], ctx.rules, ctx.registry, ctx.params, &ctx.c.keys);
             self.mapped.push(m);
         }
         self.mapped.last().map(|m| m.is_ok()).unwrap_or(true)
     }
 
     /// The map result of call `i`: the kept one, else computed.
-    fn mapped(&self, ctx: &Ctx, i: usize) -> std::borrow::Cow<'_, Result<map::Mapped, Taught>> {
+    fn mapped(&self, ctx: &Ctx, i: usize) -> Cow<'_, Result<map::Mapped<'a>, Taught>> {
         match self.mapped.get(i) {
-            Some(m) => std::borrow::Cow::Borrowed(m),
-            None => std::borrow::Cow::Owned(map::map(&self.calls[i], ctx.rules, ctx.registry, ctx.params)),
+            Some(m) => Cow::Borrowed(m),
+            None => Cow::Owned(map::map(&self.calls[i], ctx.rules, ctx.registry, ctx.params, &ctx.c.keys)),
         }
     }
 }
@@ -120,7 +169,7 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn names_something(&self, call: &Call) -> bool {
-        map::resolve(call, self.rules, self.registry, self.params).is_some()
+        map::names(call, self.rules, self.registry, self.params).is_some()
     }
 }
 
@@ -151,7 +200,7 @@ pub fn read_then<T>(input: &str, rules: &Rules, registry: &Registry, accept: imp
 
 /// The rewritten emission (when every block reads and every call maps, and there is a call),
 /// and the first block found, which draws the receipt.
-fn reading(ctx: &Ctx, input: &str) -> (Option<String>, Option<Found>) {
+fn reading<'a>(ctx: &Ctx, input: &'a str) -> (Option<String>, Option<Found<'a>>) {
     let mut found = scan(ctx, input, 0, input.len(), usize::MAX);
     if found.is_empty() {
         return (None, None);
@@ -160,14 +209,9 @@ fn reading(ctx: &Ctx, input: &str) -> (Option<String>, Option<Found>) {
     // block (the receipt reads them) until all are known to map.
     let all = found.iter_mut().all(|b| b.readable && b.map_all(ctx));
     let mut rewritten = None;
-    if all {
-        let mut mapped = Vec::new();
-        for b in &mut found {
-            mapped.extend(std::mem::take(&mut b.mapped).into_iter().filter_map(Result::ok));
-        }
-        if !mapped.is_empty() {
-            rewritten = Some(rewrite(input, &found, &mapped));
-        }
+    // With every block read and mapped, each block's kept results are its calls', all mapped.
+    if all && found.iter().any(|b| !b.mapped.is_empty()) {
+        rewritten = Some(rewrite(input, &found));
     }
     (rewritten, found.into_iter().next())
 }
@@ -193,6 +237,7 @@ pub fn receipt_in(input: &str, spans: impl IntoIterator<Item = (usize, usize)>, 
     })
 }
 
+#[inline(never)]
 fn receipt_of(ctx: &Ctx, input: &str, b: &Found) -> Receipt {
     // The first call refused, else the first call.
     let refused = (0..b.calls.len()).map(|i| (i, b.mapped(ctx, i))).find(|(_, m)| m.is_err());
@@ -200,7 +245,7 @@ fn receipt_of(ctx: &Ctx, input: &str, b: &Found) -> Receipt {
         .or_else(|| (!b.calls.is_empty()).then(|| (0, b.mapped(ctx, 0))))
         .map(|(i, m)| map::taught_after(&b.calls[i], &m, ctx.rules, ctx.registry, ctx.params))
         .unwrap_or(Taught::Unknown);
-    let marker = b.marker.as_str();
+    let marker = &*b.marker;
     let message = match &taught {
         Taught::Unknown => ctx.rules.text(DiagId::NativeReceiptUnknown, &[("marker", marker)]),
         Taught::Target { op, target } => {
@@ -314,7 +359,7 @@ fn next_line(s: &str, p: usize) -> Option<usize> {
 }
 
 /// The first `most` native blocks in `s[from..to]`, in order, outside quotations.
-fn scan(ctx: &Ctx, s: &str, from: usize, to: usize, most: usize) -> Vec<Found> {
+fn scan<'a>(ctx: &Ctx, s: &'a str, from: usize, to: usize, most: usize) -> Vec<Found<'a>> {
     let mut out = Vec::new();
     let mut pos = from;
     // The next quotation, looked up again only once the scan passes its start; `None` once
@@ -350,8 +395,8 @@ fn scan(ctx: &Ctx, s: &str, from: usize, to: usize, most: usize) -> Vec<Found> {
 }
 
 /// The block one of `blocks` opens at `at`: the first whose calls all map, else the first read.
-fn open_block(ctx: &Ctx, s: &str, at: usize, to: usize, blocks: &[usize]) -> Option<Found> {
-    let mut first: Option<Found> = None;
+fn open_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, blocks: &[usize]) -> Option<Found<'a>> {
+    let mut first: Option<Found<'a>> = None;
     for &bi in blocks {
         let b = &ctx.c.blocks[bi];
         if b.line_start && !s[line_start(s, at)..at].bytes().all(|c| c == b' ' || c == b'\t') {
@@ -385,102 +430,116 @@ fn open_block(ctx: &Ctx, s: &str, at: usize, to: usize, blocks: &[usize]) -> Opt
     first
 }
 
-fn read_block(ctx: &Ctx, s: &str, at: usize, to: usize, bi: usize) -> Option<Found> {
+fn read_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Option<Found<'a>> {
     let b = &ctx.c.blocks[bi];
     match b.opening {
         Opening::Element => {
             let compile::Form::Elements(el) = b.forms.first()? else { return None };
             let (calls, end, marker, readable) = element::read(s, at, to, el, &b.recovery)?;
-            Some(Found::new(at, end, marker, calls, readable))
+            Some(Found::new(at, end, Cow::Borrowed(marker), calls, readable))
         }
-        Opening::Json => {
-            if ctx.json_unclosed.get() {
-                return None;
+        Opening::Json => json_block(ctx, s, at, to, bi),
+        Opening::Marker => marker_block(ctx, s, at, to, bi),
+    }
+}
+
+/// A block a JSON value opens (out of line: the element path stays compact).
+#[inline(never)]
+fn json_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Option<Found<'a>> {
+    if ctx.json_unclosed.get() {
+        return None;
+    }
+    let Some((calls, end, _)) = sequence_in(ctx, s, at, to, bi, false) else {
+        // Only a value that runs to `to` unclosed can end in EOF: one that closes first
+        // is not read again.
+        if ctx.closes.get(s, at, to).is_none() {
+            let mut it = serde_json::Deserializer::from_str(&s[at..to]).into_iter::<Value>();
+            if matches!(it.next(), Some(Err(e)) if e.is_eof()) {
+                ctx.json_unclosed.set(true);
             }
-            let Some((calls, end, _)) = sequence_in(ctx, s, at, to, bi, false) else {
-                // Only a value that runs to `to` unclosed can end in EOF: one that closes first
-                // is not read again.
-                if ctx.closes.get(s, at, to).is_none() {
-                    let mut it = serde_json::Deserializer::from_str(&s[at..to]).into_iter::<Value>();
-                    if matches!(it.next(), Some(Err(e)) if e.is_eof()) {
-                        ctx.json_unclosed.set(true);
-                    }
-                }
-                return None;
-            };
-            let le = line_end(s, at);
-            let first_line = s[at..le.max(at)].trim_end();
-            let marker = match first_line.char_indices().nth(60) {
-                Some((i, _)) => format!("{}…", &first_line[..i]),
-                None => first_line.to_string(),
-            };
-            Some(Found::new(at, end, marker, calls, true))
         }
-        Opening::Marker => {
-            let cs = b.start.at(s, at, to)?;
-            let marker = s[at..cs].to_string();
-            let next_same = b.start.find(s, cs, to).map(|m| m.0).unwrap_or(to);
-            let (ce, closed) = match b.end.find(s, cs, next_same) {
-                Some((a, e, _)) => (a, Some(e)),
-                None => (next_same, None),
-            };
-            if closed.is_none() && !b.recovery.missing_end {
-                return Some(Found::new(at, cs, marker, Vec::new(), false));
-            }
-            let mut calls = Vec::new();
-            let mut readable = true;
-            let mut consumed = cs;
-            if !b.call_start.is_empty() {
-                let mut p = cs;
-                while let Some((c0, c1, _)) = b.call_start.find(s, p, ce) {
-                    let next_call = b.call_start.find(s, c1, ce).map(|m| m.0).unwrap_or(ce);
-                    let (body_end, call_end) = match b.call_end.find(s, c1, next_call) {
-                        Some((a, e, _)) => (a, e),
-                        None if b.recovery.missing_end => (next_call, next_call),
-                        None => {
-                            readable = false;
-                            break;
-                        }
-                    };
-                    match b.forms.iter().find_map(|f| forms::read(f, s, c1, body_end, true, &b.recovery, &ctx.closes)) {
-                        Some((mut got, _)) if got.len() == 1 => {
-                            got[0].anchor = c0;
-                            calls.append(&mut got);
-                        }
-                        _ => readable = false,
-                    }
-                    consumed = call_end;
-                    p = call_end.max(c1);
-                }
-                if calls.is_empty() {
+        return None;
+    };
+    Some(Found::new(at, end, json_marker(s, at), calls, true))
+}
+
+/// A block its start marker opens (out of line: the element path stays compact).
+#[inline(never)]
+fn marker_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Option<Found<'a>> {
+    let b = &ctx.c.blocks[bi];
+    let cs = b.start.at(s, at, to)?;
+    let marker = Cow::Borrowed(&s[at..cs]);
+    let next_same = b.start.find(s, cs, to).map(|m| m.0).unwrap_or(to);
+    let (ce, closed) = match b.end.find(s, cs, next_same) {
+        Some((a, e, _)) => (a, Some(e)),
+        None => (next_same, None),
+    };
+    if closed.is_none() && !b.recovery.missing_end {
+        return Some(Found::new(at, cs, marker, Vec::new(), false));
+    }
+    let mut calls = Vec::new();
+    let mut readable = true;
+    let mut consumed = cs;
+    if !b.call_start.is_empty() {
+        let mut p = cs;
+        while let Some((c0, c1, _)) = b.call_start.find(s, p, ce) {
+            let next_call = b.call_start.find(s, c1, ce).map(|m| m.0).unwrap_or(ce);
+            let (body_end, call_end) = match b.call_end.find(s, c1, next_call) {
+                Some((a, e, _)) => (a, e),
+                None if b.recovery.missing_end => (next_call, next_call),
+                None => {
                     readable = false;
+                    break;
                 }
-            } else {
-                match sequence_in(ctx, s, cs, ce, bi, closed.is_some()) {
-                    Some((mut got, end, all)) => {
-                        if let Some(c) = got.first_mut() {
-                            c.anchor = at;
-                        }
-                        calls = got;
-                        consumed = end;
-                        readable = all || closed.is_none();
-                    }
-                    None => readable = false,
-                }
-            }
-            let end = match closed {
-                Some(e) => e,
-                None if calls.is_empty() => cs,
-                None => consumed,
             };
-            Some(Found::new(at, end, marker, calls, readable))
+            match b.forms.iter().find_map(|f| forms::read(f, s, c1, body_end, true, &b.recovery, &ctx.closes)) {
+                Some((mut got, _)) if got.len() == 1 => {
+                    got[0].anchor = c0;
+                    calls.append(&mut got);
+                }
+                _ => readable = false,
+            }
+            consumed = call_end;
+            p = call_end.max(c1);
         }
+        if calls.is_empty() {
+            readable = false;
+        }
+    } else {
+        match sequence_in(ctx, s, cs, ce, bi, closed.is_some()) {
+            Some((mut got, end, all)) => {
+                if let Some(c) = got.first_mut() {
+                    c.anchor = at;
+                }
+                calls = got;
+                consumed = end;
+                readable = all || closed.is_none();
+            }
+            None => readable = false,
+        }
+    }
+    let end = match closed {
+        Some(e) => e,
+        None if calls.is_empty() => cs,
+        None => consumed,
+    };
+    Some(Found::new(at, end, marker, calls, readable))
+}
+
+/// A JSON block's marker: its first line, cut after 60 characters.
+#[inline(never)]
+fn json_marker(s: &str, at: usize) -> Cow<'_, str> {
+    let le = line_end(s, at);
+    let first_line = s[at..le.max(at)].trim_end();
+    match first_line.char_indices().nth(60) {
+        Some((i, _)) => Cow::Owned(format!("{}…", &first_line[..i])),
+        None => Cow::Borrowed(first_line),
     }
 }
 
 /// Calls written one after another in `s[p..to]`, separated by the block's separators: the
 /// calls, where the last ended, and whether everything up to `to` was read.
-fn sequence_in(ctx: &Ctx, s: &str, p: usize, to: usize, bi: usize, closed: bool) -> Option<(Vec<Call>, usize, bool)> {
+fn sequence_in<'a>(ctx: &Ctx, s: &'a str, p: usize, to: usize, bi: usize, closed: bool) -> Option<(Vec<Call<'a>>, usize, bool)> {
     let b = &ctx.c.blocks[bi];
     let mut calls = Vec::new();
     let mut q = p;
@@ -514,28 +573,58 @@ fn sequence_in(ctx: &Ctx, s: &str, p: usize, to: usize, bi: usize, closed: bool)
     }
 }
 
-/// The 0-based line of byte `p`.
-fn line_of(starts: &[usize], p: usize) -> usize {
-    match starts.binary_search(&p) {
-        Ok(i) => i,
-        Err(i) => i - 1,
+/// The 0-based line of a byte, counted from the byte last asked about: the rewrite asks in
+/// order, so it crosses the emission once and only up to its last block (no table of line
+/// starts is built).
+struct LineAt<'s> {
+    b: &'s [u8],
+    pos: usize,
+    line: usize,
+}
+
+impl LineAt<'_> {
+    /// The number of line breaks before byte `p`.
+    fn of(&mut self, p: usize) -> usize {
+        let p = p.min(self.b.len());
+        if p >= self.pos {
+            self.line += count_nl(&self.b[self.pos..p]);
+        } else {
+            self.line -= count_nl(&self.b[p..self.pos]);
+        }
+        self.pos = p;
+        self.line
     }
+}
+
+/// The line breaks in `b`.
+fn count_nl(b: &[u8]) -> usize {
+    memchr::memchr_iter(b'\n', b).count()
+}
+
+fn push_ticks(out: &mut String, width: usize) {
+    for _ in 0..width {
+        out.push('`');
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn push_one_line(out: &mut String, t: &str) {
+    out.push_str(&t.replace(['\r', '\n'], " "));
 }
 
 /// The emission with each block replaced by its calls' fenced statements. A statement's heading
 /// takes its call's line when the lines before it allow; text after a block keeps its line.
-fn rewrite(input: &str, found: &[Found], mapped: &[map::Mapped]) -> String {
-    let mut starts = vec![0];
-    // Line breaks are found and counted by memchr: the rewrite crosses the whole emission.
-    starts.extend(memchr::memchr_iter(b'\n', input.as_bytes()).map(|i| i + 1));
+fn rewrite(input: &str, found: &[Found]) -> String {
+    // Line breaks are found and counted by memchr.
+    let mut lines = LineAt { b: input.as_bytes(), pos: 0, line: 0 };
     let mut out = String::with_capacity(input.len() + 64);
     let mut cur = 0usize;
     let mut src = 0usize;
-    let mut m = mapped.iter();
     for b in found {
         let pre = &input[src..b.start];
         out.push_str(pre);
-        cur += memchr::memchr_iter(b'\n', pre.as_bytes()).count();
+        cur += count_nl(pre.as_bytes());
         let tail_start = out.rfind('\n').map(|i| i + 1).unwrap_or(0);
         if out[tail_start..].trim().is_empty() {
             out.truncate(tail_start);
@@ -543,9 +632,8 @@ fn rewrite(input: &str, found: &[Found], mapped: &[map::Mapped]) -> String {
             out.push('\n');
             cur += 1;
         }
-        for call in &b.calls {
-            let Some(st) = m.next() else { break };
-            let want = line_of(&starts, call.anchor);
+        for (call, st) in b.calls.iter().zip(b.mapped.iter().filter_map(|m| m.as_ref().ok())) {
+            let want = lines.of(call.anchor);
             while cur < want {
                 out.push('\n');
                 cur += 1;
@@ -556,11 +644,10 @@ fn rewrite(input: &str, found: &[Found], mapped: &[map::Mapped]) -> String {
                 let run = line.trim_start().bytes().take_while(|&c| c == b'`').count();
                 width = width.max(run + 1);
             }
-            let fence = "`".repeat(width);
-            out.push_str(&fence);
+            push_ticks(&mut out, width);
             // Nearly every heading is one line: it is copied, not rebuilt.
             if memchr::memchr2(b'\r', b'\n', st.heading.as_bytes()).is_some() {
-                out.push_str(&st.heading.replace(['\r', '\n'], " "));
+                push_one_line(&mut out, &st.heading);
             } else {
                 out.push_str(&st.heading);
             }
@@ -569,14 +656,14 @@ fn rewrite(input: &str, found: &[Found], mapped: &[map::Mapped]) -> String {
             if !body.is_empty() {
                 out.push_str(body);
                 out.push('\n');
-                cur += memchr::memchr_iter(b'\n', body.as_bytes()).count() + 1;
+                cur += count_nl(body.as_bytes()) + 1;
             }
-            out.push_str(&fence);
+            push_ticks(&mut out, width);
             out.push('\n');
             cur += 1;
         }
         let end = b.end.min(input.len());
-        let last = line_of(&starts, end);
+        let last = lines.of(end);
         let le = input[end..].find('\n').map(|i| end + i).unwrap_or(input.len());
         if input[end..le].trim().is_empty() {
             while cur <= last {
@@ -679,7 +766,7 @@ mod tests {
                 assert_eq!(scan(&ctx, s, 0, s.len(), 1).first().map(|b| (b.start, b.end)), all.first().map(|b| (b.start, b.end)), "{s}");
                 for b in all {
                     for (call, m) in b.calls.iter().zip(&b.mapped) {
-                        assert_eq!(*m, map::map(call, rules, &registry, params), "{s}");
+                        assert_eq!(*m, map::map(call, rules, &registry, params, &c.keys), "{s}");
                         kept += 1;
                     }
                     let mut bare = b.clone();

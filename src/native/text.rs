@@ -45,10 +45,24 @@ pub(crate) fn skip_blank(s: &str, mut p: usize, to: usize) -> usize {
 /// Whether `word` is written at `p`, in any ASCII case. A byte loop that stops at the first
 /// difference: most tests fail at once (a prefix or name against the bytes after a `<`), where
 /// the slice comparison's chunked reading cost a few dozen instructions whatever the outcome.
+/// Eight bytes at a time while they are equal as written (a DSML prefix runs 17 bytes).
 pub(crate) fn starts_with_ci(s: &str, p: usize, word: &str) -> bool {
     let b = s.as_bytes();
     let w = word.as_bytes();
-    p + w.len() <= b.len() && b[p..p + w.len()].iter().zip(w).all(|(x, y)| x == y || x.eq_ignore_ascii_case(y))
+    if p + w.len() > b.len() {
+        return false;
+    }
+    let t = &b[p..p + w.len()];
+    let mut i = 0;
+    while i + 8 <= w.len() {
+        let x = u64::from_ne_bytes(t[i..i + 8].try_into().unwrap());
+        let y = u64::from_ne_bytes(w[i..i + 8].try_into().unwrap());
+        if x != y {
+            break;
+        }
+        i += 8;
+    }
+    t[i..].iter().zip(&w[i..]).all(|(x, y)| x == y || x.eq_ignore_ascii_case(y))
 }
 
 /// A closing tag `</…>` written at `p` (at most 64 bytes, on one line): its end.
@@ -85,7 +99,7 @@ pub(crate) fn strip_debris<'a>(
 ) -> &'a str {
     loop {
         let before = t.len();
-        t = t.trim_matches([' ', '\t', '\r', '\n']);
+        t = trim_ws(t);
         if closers {
             if let Some(e) = closing_tag_at(t, 0, t.len()) {
                 t = &t[e..];
@@ -102,7 +116,7 @@ pub(crate) fn strip_debris<'a>(
             }
         }
         if fence {
-            let last = match t.rfind('\n') {
+            let last = match memchr::memrchr(b'\n', t.as_bytes()) {
                 Some(i) => i + 1,
                 None => 0,
             };
@@ -114,6 +128,15 @@ pub(crate) fn strip_debris<'a>(
             return t;
         }
     }
+}
+
+/// `t` less the spaces, tabs and line breaks around it (bytes: each is ASCII).
+pub(crate) fn trim_ws(t: &str) -> &str {
+    let b = t.as_bytes();
+    let ws = |c: &u8| matches!(c, b' ' | b'\t' | b'\r' | b'\n');
+    let start = b.iter().position(|c| !ws(c)).unwrap_or(b.len());
+    let end = b.iter().rposition(|c| !ws(c)).map(|i| i + 1).unwrap_or(start);
+    &t[start..end.max(start)]
 }
 
 /// `t.rfind("</")`, by searching back for `<` (a substring search set up for two bytes cost
@@ -326,10 +349,10 @@ pub(crate) fn array_items(s: &str, p: usize, to: usize) -> Vec<usize> {
 }
 
 /// A JSON value as argument text: a string as is, anything else as JSON.
-pub(crate) fn as_text(v: &Value) -> String {
+pub(crate) fn text_of(v: &Value) -> std::borrow::Cow<'_, str> {
     match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+        Value::String(s) => std::borrow::Cow::Borrowed(s),
+        other => std::borrow::Cow::Owned(other.to_string()),
     }
 }
 
