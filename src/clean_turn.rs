@@ -2,18 +2,23 @@
 //!
 //! Most turns models write are clean (§fence-pairing; `pair::clean` gives the argument): every
 //! fence line is an operation heading or a labeled fence at the top level, then its bare closer,
-//! one fence width throughout, and the pairing search's answer is known without searching. Such
-//! a turn needs no pairing lines, no replay into regions and no ordering of items afterwards:
-//! each line is classified as it is reached, each statement is built when its closer is found,
-//! and the text between units is pushed in order (§response-text). So it runs a fraction of the
-//! code the general path runs, which is what decides the speed of short turns (their parse is
-//! mostly instruction-cache misses when the code they touch outgrows the cache).
+//! and the pairing search's answer is known without searching. So is it for the near-clean
+//! turns `pair::clean` also argues: a body holding inner blocks narrower than it (a shown code
+//! block, §balanced-fences) or unfenced operation lines, bare quotations at the top level
+//! (§quotation), units of mixed widths. Such a turn needs no pairing lines, no replay into
+//! regions and no ordering of items afterwards: each line is classified as it is reached, each
+//! statement is built when its closer is found, and the text between units is pushed in order
+//! (§response-text), with the headings a quotation shows named in it. So it runs a fraction of
+//! the code the general path runs, which is what decides the speed of short turns (their parse
+//! is mostly instruction-cache misses when the code they touch outgrows the cache).
 //!
-//! The reader is narrower than the clean shape: a heading with a backtick after its name (a
-//! compact heading, a closer or a chained opener on the line, §inline-chain), an orphaned
-//! closer, anything but a fence line or text, and any refusal that reaches past its statement
-//! give `None`, and the general path reads the turn from the start. The turn is checked whole
-//! before any statement is built, so that costs only the scan.
+//! The reader is narrower than the clean shape: a top-level heading with a backtick after its
+//! name (a compact heading, a closer or a chained opener on the line, §inline-chain), a chained
+//! line anywhere, inline code naming an unknown tag, an orphaned closer, a bare fence over an
+//! operation's name (§forgotten-tag), an unfenced or naked operation line at the top level, and
+//! any refusal that reaches past its statement give `None`, and the general path reads the turn
+//! from the start. The turn is checked whole before any statement is built, so that costs only
+//! the scan.
 //!
 //! The tests below and the fuzz harness hold the two to the same output.
 
@@ -21,27 +26,62 @@ use crate::ast::{Item, ParseResult, Position, TextItem};
 use crate::build;
 use crate::heading::Segment;
 use crate::pair::regions::{End, Form, OpRegion};
-use crate::rules::Rules;
+use crate::pair::HISTORY_CAP;
+use crate::rules::{DiagId, Rules};
 use crate::scan::{self, Class, Classifier, Info, Named};
 use crate::small::Small;
 use crate::{Entry, Workspace};
 
-/// The unit a clean turn holds open: an operation's heading (its line, fence indent, name and
-/// whether the operation takes no body) or a labeled quotation.
+/// An operation unit held open: its heading's line, fence indent, width and name, whether the
+/// operation takes no body, and whether its body may hold inner blocks (it is not narrower than
+/// an operation unit before it, `pair::clean`).
 #[derive(Clone, Copy)]
-enum Open {
-    Op { line: u32, indent: u32, named: Named, name_end: usize, bodyless: bool },
-    Quote,
+struct OpenOp {
+    line: u32,
+    indent: u32,
+    width: u32,
+    named: Named,
+    name_end: usize,
+    bodyless: bool,
+    inner: bool,
 }
 
-/// One operation block of a clean turn: its heading line, fence indent and name, its closer
-/// line, and where the response text resumes after it (a byte offset on the closer's line).
-/// `text_before` says whether the text between the previous block and this one is more than
-/// whitespace (§response-text).
+/// A block held open in a body or at the top level: its opener's line, character and width,
+/// and whether the opener is labeled.
+#[derive(Clone, Copy)]
+struct Block {
+    line: u32,
+    ch: u8,
+    width: u32,
+    labeled: bool,
+}
+
+impl Block {
+    /// The block's first valid closer (§fence-closer): a bare fence of its character, as wide.
+    fn closed_by(&self, f: &scan::Fence) -> bool {
+        f.info == Info::Bare && f.ch == self.ch && f.width >= self.width
+    }
+}
+
+/// Where a clean turn stands: at the top level, in an operation's body, in an inner block of
+/// that body, or in a quotation (`true`: one that may show fence lines, `pair::clean`).
+#[derive(Clone, Copy)]
+enum Open {
+    Top,
+    Body(OpenOp),
+    Inner(OpenOp, Block),
+    Quote(Block, bool),
+}
+
+/// One operation block of a clean turn: its heading line, fence indent, width and name, its
+/// closer line, and where the response text resumes after it (a byte offset on the closer's
+/// line). `text_before` says whether the text between the previous block and this one is more
+/// than whitespace (§response-text).
 #[derive(Clone, Copy)]
 pub(crate) struct Unit {
     head: u32,
     indent: u32,
+    width: u32,
     named: Named,
     name_end: usize,
     closer: u32,
@@ -55,27 +95,30 @@ pub(crate) struct Unit {
 /// general path must read costs no statement, and the result is allocated once at its size.
 pub(crate) fn read<'a>(input: &'a str, rules: &Rules, cls: &Classifier, entry: Entry, ws: &mut Workspace) -> Option<ParseResult<'a>> {
     let text = entry == Entry::Parse;
-    let width = units(input, rules, cls, &ws.lines, text, &mut ws.clean, &mut ws.clean_tags)?;
-    let Workspace { lines, build_scratch, heads, clean, clean_tags: tags, .. } = ws;
+    if !units(input, rules, cls, &ws.lines, text, &mut ws.clean, &mut ws.clean_tags) {
+        return None;
+    }
+    let Workspace { lines, build_scratch, heads, clean, clean_tags: notes, .. } = ws;
     let lines: &[scan::Line] = lines;
     let ctx = build::Ctx { input, lines, rules, cls, entry, scratch: build_scratch, heads };
     // The text after the last block, from where the text resumes.
     let last = clean.last().map_or((0, 0), |u| (u.resume, u.closer));
     let text_after = text && !input[last.0..].trim().is_empty();
     let texts = clean.iter().filter(|u| u.text_before).count() + usize::from(text_after);
-    let mut items: Vec<Item<'a>> = Vec::with_capacity(clean.len() + texts + tags.len());
+    let mut items: Vec<Item<'a>> = Vec::with_capacity(clean.len() + texts + notes.len());
     let mut resume = (0usize, 0u32);
-    // The unknown tags not yet named: each after the text that holds it.
-    let mut tags = tags.iter().peekable();
+    // The lines named in the text (unknown tags, shown headings) not yet pushed: each after the
+    // text that holds it.
+    let mut notes = notes.iter().peekable();
     for u in clean.iter() {
         let h = lines[u.head as usize];
         if u.text_before {
             push_text(&ctx, &mut items, resume, h.start);
         }
-        while let Some((line, f)) = tags.next_if(|t| t.0 < u.head) {
-            items.push(crate::unknown_tag(&ctx, *line, f));
+        while let Some((line, f)) = notes.next_if(|t| t.0 < u.head) {
+            items.push(note(&ctx, *line, f));
         }
-        let at = u.indent as usize;
+        let (at, width) = (u.indent as usize, u.width);
         let r = OpRegion { start_line: u.head, head_line: u.head, fence_at: at, pos_at: at, width, open_width: width, form: Form::Fenced, end: End::Closer { line: u.closer, width } };
         let seg = Segment { fence_at: at, width, named: u.named, name: (at + width as usize, u.name_end), end: h.end - h.start, closers: Small::new(), closed: false };
         if !build::clean_statement(&ctx, &r, &seg, &mut items) {
@@ -86,8 +129,8 @@ pub(crate) fn read<'a>(input: &'a str, rules: &Rules, cls: &Classifier, entry: E
     if text_after {
         push_text(&ctx, &mut items, last, input.len());
     }
-    for (line, f) in tags {
-        items.push(crate::unknown_tag(&ctx, *line, f));
+    for (line, f) in notes {
+        items.push(note(&ctx, *line, f));
     }
     // Items stand in position order as pushed. The general path orders them by position after
     // pushing the text last, so text goes after another item standing where it does.
@@ -104,22 +147,41 @@ pub(crate) fn read<'a>(input: &'a str, rules: &Rules, cls: &Classifier, entry: E
     Some(ParseResult { items, unparsed_tail: None })
 }
 
-/// Checks that `input` is a clean turn this reader takes and puts its operation blocks in
-/// `out` and its unknown tags with slots in `tags`; the turn's fence width, or `None`. `text`
-/// asks whether the text between blocks is more than whitespace.
-fn units(input: &str, rules: &Rules, cls: &Classifier, lines: &[scan::Line], text: bool, out: &mut Vec<Unit>, tags: &mut Vec<(u32, scan::Fence)>) -> Option<u32> {
+/// The diagnostic a line in the outside text draws: a heading an unlabeled quotation shows was
+/// not run (§quotation), an unknown tag with slots is named (§interstitial-fence).
+fn note<'a>(ctx: &build::Ctx<'a, '_>, line: u32, f: &scan::Fence) -> Item<'a> {
+    match f.info {
+        Info::Heading(named) => {
+            let name = match named {
+                Named::Op(i) => &ctx.rules.op(i).name,
+                Named::Exec(e) => &ctx.cls.registry.names[e],
+            };
+            Item::Error(crate::diagnose::make(ctx.rules, DiagId::ShownNotRun, ctx.pos(line, f.indent as usize), &[("op", name)], None))
+        }
+        _ => crate::unknown_tag(ctx, line, f),
+    }
+}
+
+/// Checks that `input` is a clean turn this reader takes (`pair::clean`'s near-clean turn, less
+/// what the module doc names) and puts its operation blocks in `out` and the lines its text
+/// names (unknown tags with slots, shown headings) in `notes`. `text` asks whether the text
+/// between blocks is more than whitespace.
+fn units(input: &str, rules: &Rules, cls: &Classifier, lines: &[scan::Line], text: bool, out: &mut Vec<Unit>, notes: &mut Vec<(u32, scan::Fence)>) -> bool {
     out.clear();
-    tags.clear();
+    notes.clear();
     let bytes = input.as_bytes();
     let max_cands = (rules.tables.pairing.max_candidates as usize).max(1);
     let min = rules.fence_min();
-    // One fence width throughout: the first fence line's (0 before it).
-    let mut width = 0u32;
-    let mut count = 0usize;
-    let mut open: Option<Open> = None;
+    // Units closed; operation units closed, and how many were narrower than one before them;
+    // the widest and narrowest operation unit so far; the lines the search would be handed.
+    let (mut count, mut ops, mut narrow) = (0usize, 0usize, 0u32);
+    let (mut widest, mut narrowest) = (0u32, u32::MAX);
+    let mut fence_lines = 0usize;
+    let mut open = Open::Top;
     // Where the outside text resumes (a byte offset).
     let mut resume = 0usize;
-    // The last line that was a fence (an orphan check looks at the line before a closer).
+    // The last line that was a fence or an operation's name (an orphan check looks at the line
+    // before a bare fence).
     let mut last_fence = usize::MAX;
     for (i, l) in lines.iter().enumerate() {
         if l.start == l.end || !cls.may_matter(bytes[l.start]) {
@@ -128,67 +190,115 @@ fn units(input: &str, rules: &Rules, cls: &Classifier, lines: &[scan::Line], tex
         let line_text = &input[l.start..l.end];
         let f = match cls.classify_slow(line_text, bytes[l.start]) {
             Class::Text => continue,
-            Class::Fence(f) if !f.inline => f,
-            // Inline code naming an unknown tag, a naked or an unfenced operation: the general
-            // path's diagnostics and pairing moves.
-            _ => return None,
+            Class::Fence(f) if !f.inline && !matches!(f.info, Info::Chain(_)) => f,
+            // An unfenced or naked operation line in a block is its text; at the top level it
+            // is the general path's (a diagnostic, an opener).
+            Class::Naked(_) | Class::Unfenced(_) if !matches!(open, Open::Top) => {
+                last_fence = i;
+                fence_lines += 1;
+                continue;
+            }
+            // Inline code naming an unknown tag, a chained line: the general path's
+            // diagnostics and pairing moves.
+            _ => return false,
         };
+        fence_lines += 1;
         let before = std::mem::replace(&mut last_fence, i);
-        if width == 0 {
-            width = f.width;
-        } else if f.width != width {
-            return None;
-        }
         let line = i as u32;
-        open = match (open, f.info) {
-            (None, Info::Heading(named)) => {
-                let name_end = cls.name_end(line_text.as_bytes(), f.info_at);
-                // A backtick after the name may close the heading on its line or open the next.
-                if count + 1 >= max_cands || scan::find_byte(b'`', &bytes[l.start + name_end..l.end]).is_some() {
-                    return None;
-                }
-                let bodyless = match named {
-                    Named::Op(k) => rules.facts[k].body_repair,
-                    Named::Exec(_) => false,
-                };
-                Some(Open::Op { line, indent: f.indent, named, name_end, bodyless })
-            }
-            // A labeled fence quotes up to its closer; an unknown tag with slots is named
-            // (§interstitial-fence).
-            (None, Info::Label) if f.ch == b'`' && count + 1 < max_cands => {
-                if f.slotted {
-                    tags.push((line, f));
-                }
-                Some(Open::Quote)
-            }
-            (Some(o), Info::Bare) if f.ch == b'`' => {
-                // An orphaned closer: a fence run on the line before, not itself a fence line.
-                if i > 0 && before != i - 1 && scan::has_fence_run(&input[lines[i - 1].start..lines[i - 1].end], min) {
-                    return None;
-                }
-                count += 1;
-                if let Open::Op { line: head, indent, named, name_end, bodyless } = o {
-                    // A bodyless operation's closer stands right under its heading.
-                    if bodyless && line > head + 1 {
-                        return None;
+        let block = Block { line, ch: f.ch, width: f.width, labeled: f.info != Info::Bare };
+        // An orphaned closer: a fence run on the line before, not itself a fence line.
+        let orphan = || i > 0 && before != i - 1 && scan::has_fence_run(&input[lines[i - 1].start..lines[i - 1].end], min);
+        open = match open {
+            Open::Top => match f.info {
+                Info::Heading(named) => {
+                    let name_end = cls.name_end(line_text.as_bytes(), f.info_at);
+                    // A backtick after the name may close the heading on its line or open the next.
+                    if scan::find_byte(b'`', &bytes[l.start + name_end..l.end]).is_some() {
+                        return false;
                     }
-                    let start = lines[head as usize].start;
+                    let bodyless = match named {
+                        Named::Op(k) => rules.facts[k].body_repair,
+                        Named::Exec(_) => false,
+                    };
+                    let narrower = f.width < widest;
+                    narrow += u32::from(narrower);
+                    Open::Body(OpenOp { line, indent: f.indent, width: f.width, named, name_end, bodyless, inner: !narrower })
+                }
+                // A labeled fence quotes up to its closer; an unknown tag with slots is named
+                // (§interstitial-fence).
+                Info::Label if f.ch == b'`' => {
+                    if f.slotted {
+                        notes.push((line, f));
+                    }
+                    Open::Quote(block, false)
+                }
+                // A bare fence quotes, unless it is an orphaned closer or a forgotten tag's fence
+                // (an operation's name on the next line); after an operation unit it is narrower
+                // than every one.
+                Info::Bare => {
+                    if orphan() || (ops > 0 && f.ch == b'`' && f.width >= narrowest) {
+                        return false;
+                    }
+                    if let Some(next) = lines.get(i + 1) {
+                        if matches!(cls.classify(&input[next.start..next.end]), Class::Naked(_) | Class::Unfenced(_)) {
+                            return false;
+                        }
+                    }
+                    Open::Quote(block, ops == 0)
+                }
+                _ => return false,
+            },
+            Open::Body(op) => match f.info {
+                Info::Bare if f.ch == b'`' && f.width == op.width => {
+                    // A bodyless operation's closer stands right under its heading.
+                    if orphan() || (op.bodyless && line > op.line + 1) {
+                        return false;
+                    }
+                    count += 1;
+                    ops += 1;
+                    widest = widest.max(op.width);
+                    narrowest = narrowest.min(op.width);
+                    let start = lines[op.line as usize].start;
                     let text_before = text && !input[resume..start].trim().is_empty();
                     // The closer's run and the blanks after it are the block's (§response-text).
                     let b = line_text.as_bytes();
-                    let mut e = f.indent as usize + width as usize;
+                    let mut e = f.indent as usize + op.width as usize;
                     while e < b.len() && (b[e] == b' ' || b[e] == b'\t') {
                         e += 1;
                     }
                     resume = l.start + e;
-                    out.push(Unit { head, indent, named, name_end, closer: line, resume, text_before });
+                    out.push(Unit { head: op.line, indent: op.indent, width: op.width, named: op.named, name_end: op.name_end, closer: line, resume, text_before });
+                    Open::Top
                 }
-                None
+                // An inner block (§balanced-fences): narrower than the body, of tildes, or labeled.
+                Info::Bare | Info::Label if op.inner && !op.bodyless && (block.labeled || f.ch != b'`' || f.width < op.width) => Open::Inner(op, block),
+                _ => return false,
+            },
+            // Its first valid closer closes it, after a line when the opener is bare.
+            Open::Inner(op, b) if b.closed_by(&f) && (b.labeled || line > b.line + 1) => Open::Body(op),
+            Open::Inner(..) => return false,
+            Open::Quote(b, shows) => {
+                if b.closed_by(&f) {
+                    // A bare quotation after an operation unit holds a line, and its closer is
+                    // narrower than every operation unit too.
+                    if !shows && !b.labeled && (line == b.line + 1 || (f.ch == b'`' && f.width >= narrowest)) {
+                        return false;
+                    }
+                    count += 1;
+                    Open::Top
+                } else if shows {
+                    // A heading an unlabeled quotation shows is named (§quotation).
+                    if let Info::Heading(_) = f.info {
+                        notes.push((line, f));
+                    }
+                    open
+                } else {
+                    return false;
+                }
             }
-            _ => return None,
         };
     }
-    (open.is_none() && count > 0).then_some(width)
+    matches!(open, Open::Top) && count > 0 && narrow < 8 && (ops << narrow) < max_cands && fence_lines <= HISTORY_CAP / (8 * max_cands)
 }
 
 /// Outside text from `at` (a byte offset and its line) to `end` (§response-text).
@@ -254,6 +364,37 @@ mod tests {
             ("```READ (a)\n``` x\n```\n", false),
             ("x ```\n```READ (a)\n```\n", true),
             ("```READ (a)\nx ```\n```\n", false),
+            // Near-clean turns (`pair::clean`): an inner block narrower than its body, of tildes or
+            // labeled (§balanced-fences), operation names in a body, mixed widths.
+            ("````EDIT (a.sh)\nx\n````\n\n````KILL\nprinted:\n\n```\nDEMO\n```\n````\n", true),
+            ("```KILL\nsee:\n```python\nprint()\n```\n```\n", true),
+            ("```EDIT (a)\n~~~\nx\n~~~~\n```\n", true),
+            ("````NOTE (a)\n```\nx\n`````\ny\n````\n", true),
+            ("````WORK (worker://db)\nREAD (src/config.json) $.db\n````\n", true),
+            ("```NOTE\nREAD\n```js (x)\nKILL\n```\n```\n", true),
+            ("````NOTE\nx\n````\n\n```KILL (notes.md)\n```\n\n````KILL\n```\nKILL (notes.md)\n```\n````\n", true),
+            ("````KILL\n```\n```\n````\n", false),
+            ("```sh\nx\n```\ny\n```\nz\n```\n", false),
+            ("`````READ (a)\n`````\n````READ (b)\n```\nx\n```\n````\n", false),
+            ("```READ (a)\n```\n```KILL\n```\nx\n```\n```\n", false),
+            ("```READ (a)\n``` x\ny\n``` z\n```\n```\n", false),
+            // Bare quotations (§quotation): first, showing headings (shown, not run), or after an
+            // operation unit, narrower than it and holding text.
+            ("```\n````READ (a) <1,-1>\n````\n\n````BARE <!-- ask -->\nq\n````\n", true),
+            ("```\n````READ (a)\n````\n\n```\n````BARE\nParis.\n````\n", true),
+            ("```\n```sh\nls\n```\n", true),
+            ("~~~\n  ```NOTE\n```FIND (x)```\n~~~\n```WAIT\n```\n", true),
+            ("````READ (a)\n````\n```\nout\n```\n", true),
+            ("````READ (a)\n````\n~~~~~\nout\n~~~~~\n", true),
+            ("```READ (a)\n```\n```\nout\n```\n", false),
+            ("````READ (a)\n````\n```\n```sh\n```\n", false),
+            ("````READ (a)\n````\n```\n```\n", false),
+            ("````READ (a)\n````\n```\nx\n````\n", false),
+            ("x ```\n```\ny\n```\n", false),
+            ("```\nKILL\n```\n```READ (a)\n```\n", false),
+            ("```\n```READ (a) ```READ (b)\n```\n", true),
+            ("```\nx\n``` ```READ (a)\n```\n", false),
+            ("```1\n```READ (a)\n```\n", false),
         ];
         for &(turn, taken) in rows {
             for f in [parse, parse_statements, parse_client] {
@@ -264,6 +405,116 @@ mod tests {
         }
     }
 
+    /// Near-clean turns as text (`pair::clean`'s second part) and their near misses: operation
+    /// units of mixed widths whose bodies hold inner blocks and operation names, labeled units,
+    /// bare quotations before and after operation units showing headings or holding text, prose
+    /// between; with what each turn holds (inner block, quotation after an operation unit,
+    /// shown heading, narrow unit), the same on every run.
+    fn near_clean_text(seed: u64, count: usize) -> Vec<(String, [bool; 4])> {
+        let mut state = seed;
+        let mut n = move |k: usize| {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) as usize % k
+        };
+        const HEADS: &[&str] = &["READ (src/a.rs) <1,40>", "KILL", "KILL (log:///1)", "EDIT (x.py)", "NOTE", "sh", "WORK (worker://w)", "SEND (message://a)", "MOVE (a) (b)", "WAIT", "FIND (*) /x/", "BUFF (p)", "python"];
+        const TEXT: &[&str] = &["x", "", "print(1)", "READ (b)", "KILL", "  indented", "é ```", "<!-- c -->", "```READ (a)```"];
+        let fence = |ch: char, w: usize| ch.to_string().repeat(w);
+        let mut turns = Vec::new();
+        for _ in 0..count {
+            let mut t = String::new();
+            let mut has = [false; 4];
+            let base = [3, 4, 4, 5][n(4)];
+            let (mut ops, mut widest) = (0, 0);
+            for _ in 0..1 + n(4) {
+                if n(3) == 0 {
+                    t.push_str(["Then:\n", "\n", "I will read it.\n\n", "- a\n- b\n"][n(4)]);
+                }
+                match n(10) {
+                    // A bare quotation, first or after an operation unit.
+                    0 | 1 => {
+                        let (ch, w) = if n(5) == 0 { ('~', 3) } else { ('`', [3, 3, 4][n(3)]) };
+                        t.push_str(&format!("{}\n", fence(ch, w)));
+                        for _ in 0..n(3) {
+                            match n(4) {
+                                0 => {
+                                    t.push_str(&format!("{}{}\n", fence('`', 3 + n(2)), HEADS[n(HEADS.len())]));
+                                    has[2] |= ops == 0;
+                                }
+                                _ => t.push_str(&format!("{}\n", TEXT[n(TEXT.len())])),
+                            }
+                        }
+                        has[1] |= ops > 0;
+                        t.push_str(&format!("{}\n", fence(ch, w + n(2))));
+                    }
+                    // A labeled unit.
+                    2 => t.push_str(&format!("```{}\n{}\n```\n", ["python", "json", "text", "1"][n(4)], TEXT[n(TEXT.len())])),
+                    // An operation unit.
+                    _ => {
+                        let w = match n(8) {
+                            0 => base - 1,
+                            1 => base + 1,
+                            _ => base,
+                        }
+                        .max(3);
+                        has[3] |= w < widest;
+                        widest = widest.max(w);
+                        ops += 1;
+                        t.push_str(&format!("{}{}\n", fence('`', w), HEADS[n(HEADS.len())]));
+                        for _ in 0..n(4) {
+                            match n(3) {
+                                0 => t.push_str(&format!("{}\n", TEXT[n(TEXT.len())])),
+                                1 => t.push_str(&format!("{}\n", ["READ (src/config.json) $.db", "KILL", "NOTE <!-- n -->", "sh (x)"][n(4)])),
+                                _ => {
+                                    let (open, ch, v) = match n(6) {
+                                        0 | 1 => (String::new(), '`', 3 + n(w - 2)),
+                                        2 => ("python".to_string(), '`', 3 + n(3)),
+                                        3 => (String::new(), '~', 3 + n(3)),
+                                        4 => (" x".to_string(), '`', w),
+                                        _ => (String::new(), '`', w),
+                                    };
+                                    t.push_str(&format!("{}{open}\n", fence(ch, v)));
+                                    for _ in 0..n(3) {
+                                        t.push_str(&format!("{}\n", TEXT[n(TEXT.len())]));
+                                    }
+                                    t.push_str(&format!("{}\n", fence(ch, v + [0, 0, 0, 1, 3][n(5)])));
+                                    has[0] = true;
+                                }
+                            }
+                        }
+                        if n(30) != 0 {
+                            t.push_str(&format!("{}{}\n", fence('`', if n(30) == 0 { w + 1 } else { w }), ["", "  ", " <!-- a -->"][n(3)]));
+                        }
+                    }
+                }
+            }
+            if n(2) == 0 {
+                t.push_str("Done.");
+            }
+            turns.push((t, has));
+        }
+        turns
+    }
+
+    /// §balanced-fences, §quotation: over near-clean turns and their near misses, every entry
+    /// gives what the general path gives, and the reader takes each shape often.
+    #[test]
+    fn balanced_fences_near_clean_turn_reader_agrees_with_the_general_path() {
+        let (mut turns, mut seen) = (0, [0usize; 4]);
+        for (turn, has) in near_clean_text(0x2545_f491_4f6c_dd1d, 30_000) {
+            let mut took = false;
+            for f in [parse, parse_statements, parse_client] {
+                let (fast, general, taken) = both(f, &turn);
+                assert_eq!(fast, general, "{turn:?}");
+                took |= taken;
+            }
+            turns += usize::from(took);
+            for (s, h) in seen.iter_mut().zip(has) {
+                *s += usize::from(took && h);
+            }
+        }
+        assert!(turns > 5_000 && seen.iter().all(|&s| s > 150), "near-clean turns were read too rarely: {turns}, {seen:?} (inner block, quotation after an operation, shown heading, narrow unit)");
+    }
+
     /// §fence-pairing: over turns built from fences, headings, labels, text and bodies, every
     /// entry gives what the general path gives, and the reader takes many of them.
     #[test]
@@ -272,6 +523,7 @@ mod tests {
             "```READ (src/a.rs) <1,40>", "```EDIT (x.py)", "```FIND (*) /x/i <!-- why -->", "```sh", "```KILL (log:///2)", "```WAIT", "```MOVE (a) (b)",
             "```SEND (message://a)", "```NOTE", "```python", "```BUFF (p)", "```", "```", "```", "````", "  ```", "```  ", "~~~", "``` x", "```READ (a)```",
             "text", "", "  ", "é", "READ (a)", "KILL", "x ```", "{\"a\": 1}", "<!-- c -->", "```READ (a) <x>", "```READ (a)\r", "\t", "- item",
+            "````KILL", "````READ (a)", "````WORK (worker://w)", "`````EDIT (b)", "````", "`````", "~~~~", "```1", "````sh", "``` <!-- a -->",
         ];
         bolero::check!().with_type::<Vec<u8>>().with_iterations(40_000).with_max_len(24).for_each(|bytes: &Vec<u8>| {
             let mut turn = String::new();
@@ -285,9 +537,10 @@ mod tests {
             }
         });
         let before = TAKEN.with(|t| t.get());
-        for turn in ["```READ (a)\n```\n", "a\n```sh\nls\n```\nb\n", "```python\nx\n```\n```WAIT\n```\n"] {
+        let taken = ["```READ (a)\n```\n", "a\n```sh\nls\n```\nb\n", "```python\nx\n```\n```WAIT\n```\n", "````KILL\n```\nx\n```\n````\n", "```\n```READ (a)\n```\n````NOTE\nREAD (a)\n````\n```\nx\n```\n"];
+        for turn in taken {
             let _ = parse(turn, &ParseOptions::default());
         }
-        assert_eq!(TAKEN.with(|t| t.get()) - before, 3);
+        assert_eq!(TAKEN.with(|t| t.get()) - before, taken.len());
     }
 }
