@@ -557,29 +557,6 @@ mod tests {
         }
     }
 
-    #[test]
-    #[ignore]
-    fn scratch_stress() {
-        let mut tables = Rules::builtin().tables.clone();
-        tables.pairing.max_candidates = 64;
-        let wide = &Rules::from_tables(tables).unwrap();
-        let seeds: u64 = std::env::var("SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(10);
-        let (mut t16, mut t64) = (0, 0);
-        for seed in 0..seeds {
-            for (rules, mc) in [(Rules::builtin(), 16usize), (wide, 64)] {
-                for plines in nested_turns(rules, 0x1234_5678 + seed * 7919, 100_000) {
-                    let mut fast = Vec::new();
-                    if pair_clean(&rules.facts, mc, &plines, &mut fast) {
-                        let full = pair(rules, &rules.facts, &plines);
-                        assert_eq!(fast, full, "mc={mc} {plines:?}");
-                        if mc == 16 { t16 += 1 } else { t64 += 1 }
-                    }
-                }
-            }
-        }
-        eprintln!("taken {t16} {t64}");
-    }
-
     /// §balanced-fences, §quotation, §pairing-objective: the near-clean short-cut makes the
     /// choices the full search makes over `nested_turns`, and each shape it takes (inner blocks,
     /// operation names in a body, bare quotations before and after operation units, showing
@@ -626,43 +603,5 @@ mod tests {
         assert!(count > 8_000, "the turns were near-clean too rarely ({count})");
         eprintln!("near-clean {count}: {seen:?}");
         assert!(seen.iter().all(|&n| n > 150), "a near-clean shape was taken too rarely: {seen:?} (inner bare, inner labeled, names in a body, quotations before and after an operation, shown headings, narrow units after a lingering nesting)");
-    }
-}
-
-#[cfg(test)]
-mod scratch_corpus {
-    #[test]
-    #[ignore]
-    fn scratch_corpus_taken() {
-        use crate::pair::PKind;
-        let rules = crate::Rules::builtin();
-        let reg = crate::scan::Registry::new(rules, None);
-        let cls = crate::scan::Classifier::new(rules, &reg);
-        let mut off = Vec::new();
-        let mut offpc = Vec::new();
-        for k in 0..171 {
-            let p = format!("/tmp/inp/{k:03}.md");
-            let s = std::fs::read_to_string(&p).unwrap();
-            let mut ws = crate::Workspace::default();
-            crate::scan::lines_into(&s, &mut ws.lines);
-            let took = crate::clean_turn::read(&s, rules, &cls, crate::Entry::Parse, &mut ws).is_some();
-            crate::scan_input(&s, rules, &cls, &mut ws);
-            let mut out = Vec::new();
-            let pc = super::pair_clean(&rules.facts, 16, &ws.plines, &mut out);
-            let full = crate::pair::pair(rules, &rules.facts, &ws.plines);
-            if pc { assert_eq!(out, full, "{k}"); }
-            if !pc { offpc.push(k); }
-            if !took {
-                let kinds: String = ws.plines.iter().map(|pl| match pl.kind {
-                    PKind::Bare => 'B', PKind::Label => 'L', PKind::Aside => 'A',
-                    PKind::Heading { compact: true, .. } => 'C', PKind::Heading { .. } => 'H',
-                    PKind::Naked { .. } => 'N', PKind::Unfenced => 'U' }.to_string() + &pl.width.to_string()).collect::<Vec<_>>().join(" ");
-                let mv: String = full.iter().map(|c| format!("{:?}", c.1).chars().take(3).collect::<String>()).collect::<Vec<_>>().join(" ");
-                println!("{k:03} len={} pair_clean={pc} kinds=[{kinds}]\n     moves=[{mv}]", s.len());
-                off.push(k);
-            }
-        }
-        println!("reader off: {} {:?}", off.len(), off);
-        println!("pair_clean off: {} {:?}", offpc.len(), offpc);
     }
 }
