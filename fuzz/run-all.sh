@@ -10,6 +10,8 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 SECS="${FUZZ_SECS:-1800}"
 LOGS="${FUZZ_LOGS:-/tmp/plurnk-fuzz}"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/fuzz/target}"
+# Made absolute: the targets run from the log directory.
+TARGET_DIR="$(cd "$(dirname "$TARGET_DIR")" && pwd)/$(basename "$TARGET_DIR")"
 mkdir -p "$LOGS"
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=(parse parse_statements parse_client parse_path native_read stream structured)
