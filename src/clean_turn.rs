@@ -26,7 +26,7 @@ use crate::ast::{Item, ParseResult, Position, TextItem};
 use crate::build;
 use crate::heading::Segment;
 use crate::pair::regions::{End, Form, OpRegion};
-use crate::pair::HISTORY_CAP;
+use crate::pair::{Block, HISTORY_CAP};
 use crate::rules::{DiagId, Rules};
 use crate::scan::{self, Class, Classifier, Info, Named};
 use crate::small::Small;
@@ -44,23 +44,6 @@ struct OpenOp {
     name_end: usize,
     bodyless: bool,
     inner: bool,
-}
-
-/// A block held open in a body or at the top level: its opener's line, character and width,
-/// and whether the opener is labeled.
-#[derive(Clone, Copy)]
-struct Block {
-    line: u32,
-    ch: u8,
-    width: u32,
-    labeled: bool,
-}
-
-impl Block {
-    /// The block's first valid closer (§fence-closer): a bare fence of its character, as wide.
-    fn closed_by(&self, f: &scan::Fence) -> bool {
-        f.info == Info::Bare && f.ch == self.ch && f.width >= self.width
-    }
 }
 
 /// Where a clean turn stands: at the top level, in an operation's body, in an inner block of
@@ -275,10 +258,10 @@ fn units(input: &str, rules: &Rules, cls: &Classifier, lines: &[scan::Line], tex
                 _ => return false,
             },
             // Its first valid closer closes it, after a line when the opener is bare.
-            Open::Inner(op, b) if b.closed_by(&f) && (b.labeled || line > b.line + 1) => Open::Body(op),
+            Open::Inner(op, b) if b.closed_by(f.info == Info::Bare, f.ch, f.width) && (b.labeled || line > b.line + 1) => Open::Body(op),
             Open::Inner(..) => return false,
             Open::Quote(b, shows) => {
-                if b.closed_by(&f) {
+                if b.closed_by(f.info == Info::Bare, f.ch, f.width) {
                     // A bare quotation after an operation unit holds a line, and its closer is
                     // narrower than every operation unit too.
                     if !shows && !b.labeled && (line == b.line + 1 || (f.ch == b'`' && f.width >= narrowest)) {

@@ -145,6 +145,17 @@ fn push_with<'a>(out: &mut Vec<Item<'a>>, f: impl FnOnce() -> Item<'a>) {
     }
 }
 
+/// Pushes a one-selection statement (an operation or an executor) and the notes that follow
+/// it; its aside and option block are the heading's slots as written.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn push_single<'a>(out: &mut Vec<Item<'a>>, line: &'a str, slots: &Slots, head: Head, target: Option<Target<'a>>, line_marker: Option<LineMarker>, matcher: Option<Box<Matcher>>, body: Body<'a>, position: Position, notes: Vec<ParseError>) {
+    let aside = slots.aside.map(|(s, e)| Cow::Borrowed(line[s..e].trim()));
+    let metadata = slots.meta.map(|(s, e)| vec![line[s..e].to_string()]);
+    push_with(out, || Item::Statement(Statement { head, aside, target, metadata, line_marker, matcher, body, source: None, destination: None, seconds: None, position }));
+    push_notes(out, notes);
+}
+
 /// Pushes the notes that follow a statement.
 fn push_notes(out: &mut Vec<Item<'_>>, notes: Vec<ParseError>) {
     if !notes.is_empty() {
@@ -210,22 +221,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, index: usize, line: &'a str, s
     let body = if keeps_body { kept_body(ctx, o.body, raw_body.map(Cow::Borrowed), position, &mut notes) } else { Body::Null };
     let matcher = slots.text.map(|(s, e)| Box::new(read_matcher(ctx, line[s..e].to_string(), position, &mut notes)));
     let head = op_head(ctx, index, &o.name, o.shape);
-    let aside = slots.aside.map(|(s, e)| Cow::Borrowed(line[s..e].trim()));
-    let metadata = slots.meta.map(|(s, e)| vec![line[s..e].to_string()]);
-    push_with(out, || Item::Statement(Statement {
-        head,
-        aside,
-        target,
-        metadata,
-        line_marker,
-        matcher,
-        body,
-        source: None,
-        destination: None,
-        seconds: None,
-        position,
-    }));
-    push_notes(out, notes);
+    push_single(out, line, slots, head, target, line_marker, matcher, body, position, notes);
     Some(Ok(()))
 }
 
@@ -278,27 +274,11 @@ fn executor<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, exec: usize, line: &'a str, slo
             }
         }
     }
-    let head = Head::Runtime(name.clone());
-    let aside = slots.aside.map(|(s, e)| Cow::Borrowed(line[s..e].trim()));
-    let metadata = slots.meta.map(|(s, e)| vec![line[s..e].to_string()]);
     let body = match body_text(ctx, body) {
         Some(b) => Body::Text(Cow::Borrowed(b)),
         None => Body::Null,
     };
-    push_with(out, || Item::Statement(Statement {
-        head,
-        aside,
-        target,
-        metadata,
-        line_marker,
-        matcher: None,
-        body,
-        source: None,
-        destination: None,
-        seconds: None,
-        position,
-    }));
-    push_notes(out, notes);
+    push_single(out, line, slots, Head::Runtime(name.clone()), target, line_marker, None, body, position, notes);
     Some(Ok(()))
 }
 

@@ -130,19 +130,20 @@ struct Op {
 }
 
 /// A block held open inside a body or at the top level: its opener's line, character and width,
-/// and whether the opener is labeled.
+/// and whether the opener is labeled. The clean turn reader holds the same blocks.
 #[derive(Clone, Copy)]
-struct Block {
-    line: u32,
-    ch: u8,
-    width: u32,
-    labeled: bool,
+pub(crate) struct Block {
+    pub(crate) line: u32,
+    pub(crate) ch: u8,
+    pub(crate) width: u32,
+    pub(crate) labeled: bool,
 }
 
 impl Block {
-    /// The block's first valid closer (§fence-closer): a bare fence of its character, as wide.
-    fn closed_by(&self, pl: &PLine) -> bool {
-        pl.kind == PKind::Bare && pl.ch == self.ch && pl.width >= self.width
+    /// Whether a fence line (bare or not, of character `ch`, `width` wide) is the block's first
+    /// valid closer (§fence-closer): a bare fence of its character, as wide.
+    pub(crate) fn closed_by(&self, bare: bool, ch: u8, width: u32) -> bool {
+        bare && ch == self.ch && width >= self.width
     }
 }
 
@@ -225,7 +226,7 @@ pub(super) fn pair_clean(facts: &[OpFacts], max_cands: usize, plines: &[PLine], 
                 _ => return false,
             },
             At::Inner(op, b) => {
-                if b.closed_by(pl) && (b.labeled || pl.line > b.line + 1) {
+                if b.closed_by(pl.kind == PKind::Bare, pl.ch, pl.width) && (b.labeled || pl.line > b.line + 1) {
                     at = At::Body(op);
                     (Move::Close, 0)
                 } else if text {
@@ -235,7 +236,7 @@ pub(super) fn pair_clean(facts: &[OpFacts], max_cands: usize, plines: &[PLine], 
                 }
             }
             At::Quote(b, shows) => {
-                if b.closed_by(pl) {
+                if b.closed_by(pl.kind == PKind::Bare, pl.ch, pl.width) {
                     // A bare quotation after an operation unit holds a line, and its closer is
                     // narrower than every operation unit too.
                     if !shows && !b.labeled && (pl.line == b.line + 1 || (pl.ch == b'`' && pl.width >= narrowest)) {
@@ -490,6 +491,20 @@ mod tests {
 
     /// The clean short-cut (`clean`) makes the choices the full search makes, over near-clean
     /// turns and over `random_turns` (§pairing-algorithm), and is taken often enough to matter.
+    /// Asserts that the short-cut, when it takes `plines`, and `pair_into` both choose what the
+    /// full search chooses; whether the short-cut took the turn, and the search's choices.
+    fn agrees(rules: &Rules, max_cands: usize, plines: &[PLine], bufs: &mut Buffers) -> (bool, super::Choices) {
+        let full = pair(rules, &rules.facts, plines);
+        let mut fast = Vec::new();
+        let took = pair_clean(&rules.facts, max_cands, plines, &mut fast);
+        if took {
+            assert_eq!(fast, full, "{plines:?}");
+        }
+        pair_into(rules, &rules.facts, plines, bufs);
+        assert_eq!(bufs.committed, full, "{plines:?}");
+        (took, full)
+    }
+
     #[test]
     fn pairing_algorithm_clean_turn_agrees_with_the_full_search() {
         let rules = Rules::builtin();
@@ -500,14 +515,7 @@ mod tests {
         let max_cands = rules.tables.pairing.max_candidates as usize;
         let mut bufs = Buffers::default();
         for plines in turns {
-            let full = pair(rules, &rules.facts, &plines);
-            let mut fast = Vec::new();
-            let took = pair_clean(&rules.facts, max_cands, &plines, &mut fast);
-            if took {
-                assert_eq!(fast, full, "{plines:?}");
-            }
-            pair_into(rules, &rules.facts, &plines, &mut bufs);
-            assert_eq!(bufs.committed, full, "{plines:?}");
+            let (took, _) = agrees(rules, max_cands, &plines, &mut bufs);
             taken += usize::from(took);
             labeled += usize::from(took && plines.iter().any(|pl| pl.kind == PKind::Label));
             compact += usize::from(took && plines.iter().any(|pl| matches!(pl.kind, PKind::Heading { compact: true, .. })));
@@ -571,14 +579,7 @@ mod tests {
         let mut count = 0;
         let mut bufs = Buffers::default();
         for plines in nested_turns(rules, 0x9e37_79b9_7f4a_7c15, 60_000) {
-            let full = pair(rules, &rules.facts, &plines);
-            let mut fast = Vec::new();
-            let took = pair_clean(&rules.facts, max_cands, &plines, &mut fast);
-            if took {
-                assert_eq!(fast, full, "{plines:?}");
-            }
-            pair_into(rules, &rules.facts, &plines, &mut bufs);
-            assert_eq!(bufs.committed, full, "{plines:?}");
+            let (took, full) = agrees(rules, max_cands, &plines, &mut bufs);
             if !took {
                 continue;
             }

@@ -19,6 +19,7 @@
 mod clean;
 
 pub use clean::pair_into;
+pub(crate) use clean::Block;
 pub mod regions;
 
 use crate::rules::{Rules, PAIR_EVENTS};
