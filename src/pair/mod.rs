@@ -1192,25 +1192,14 @@ struct Successors<'a, 'r> {
 }
 
 impl Sink for Successors<'_, '_> {
+    /// The edit is made here, on a copy, and the rest is one shared out-of-line step: a fence
+    /// line's two dozen move sites then share one copy of the list and merge code instead of
+    /// inlining it at each (the search's code would otherwise outgrow the instruction cache).
     #[inline(always)]
     fn emit(&mut self, cand: &Cand, mv: Move, width: u32, edit: impl FnOnce(&mut Cand)) {
-        let id = self.nodes.len() as u32;
-        self.nodes.push(Node { parent: cand.hist, line: self.line, mv, width });
-        // Built at the end of the list its parent came from (a complete reading's successors
-        // are mostly complete), then merged with the readings before it.
-        let list = if self.is_c { &mut *self.next_c } else { &mut *self.next_r };
-        list.push(*cand);
-        let n = list.len() - 1;
-        let nc = &mut list[n];
-        edit(nc);
-        nc.hist = id;
-        if self.is_c && !self.cfg.is_complete(&nc.cost) {
-            let nc = list.pop().unwrap();
-            self.next_r.push(nc);
-            self.cfg.merge_last(self.next_r, false);
-        } else {
-            self.cfg.merge_last(list, self.is_c);
-        }
+        let mut nc = *cand;
+        edit(&mut nc);
+        self.keep(cand.hist, mv, width, &nc);
     }
 
     #[inline(always)]
@@ -1221,6 +1210,23 @@ impl Sink for Successors<'_, '_> {
     #[inline(always)]
     fn skip(&mut self, cand: &Cand, mv: Move, width: u32) {
         self.nodes.push(Node { parent: cand.hist, line: self.line, mv, width });
+    }
+}
+
+impl Successors<'_, '_> {
+    /// Records the move (its history node under `parent`) and keeps the reading `made` in the
+    /// list its cost belongs to, merged with the readings before it.
+    #[inline(never)]
+    fn keep(&mut self, parent: u32, mv: Move, width: u32, made: &Cand) {
+        let id = self.nodes.len() as u32;
+        self.nodes.push(Node { parent, line: self.line, mv, width });
+        // A repaired parent makes only repaired readings; a complete one's may pay a repair.
+        let complete = self.is_c && self.cfg.is_complete(&made.cost);
+        let list = if complete { &mut *self.next_c } else { &mut *self.next_r };
+        list.push(*made);
+        let n = list.len() - 1;
+        list[n].hist = id;
+        self.cfg.merge_last(list, complete);
     }
 }
 
