@@ -5,19 +5,30 @@
 # no set may need more than 8) refetches its code on every turn, however few instructions it
 # runs: the per-function list says where the lines go.
 #
+# `--corpus` counts instead the lines one round over every recorded emission runs (or the corpus
+# lines `QB_IDS` names): the code the throughput table's inputs share the cache with. A turn
+# taking a path the turn before did not refetches whatever that path evicted.
+#
 #   bash benches/footprint.sh fixtures/example-turn.md     # any turn; prints the top functions
+#   bash benches/footprint.sh --corpus                     # one round of the recorded emissions
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { echo "footprint.sh: valgrind is missing (apt-get install valgrind)" >&2; exit 2; }
-TURN="${1:?usage: footprint.sh TURN.md}"
-[ -r "$TURN" ] || { echo "footprint.sh: cannot read $TURN" >&2; exit 2; }
+TURN="${1:?usage: footprint.sh TURN.md | --corpus}"
+if [ "$TURN" = --corpus ]; then
+  export PLURNK_SHARED="${PLURNK_SHARED:-../shared}"
+  INPUT=(env)
+else
+  [ -r "$TURN" ] || { echo "footprint.sh: cannot read $TURN" >&2; exit 2; }
+  INPUT=(env QB_FILE="$TURN")
+fi
 cargo build --profile bench --example quickbench --quiet
 BIN="${CARGO_TARGET_DIR:-target}/release/examples/quickbench"
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
 for peer in "" pulldown; do
   # Three passes, the first untimed (quickbench warms up): every line the steady state runs.
-  QB_PEER="$peer" QB_FILE="$TURN" ROUNDS=3 valgrind --tool=callgrind --dump-instr=yes --compress-strings=no \
+  "${INPUT[@]}" QB_PEER="$peer" ROUNDS=3 valgrind --tool=callgrind --dump-instr=yes --compress-strings=no \
     --compress-pos=no --callgrind-out-file="$OUT/${peer:-plurnk}.cg" --toggle-collect='*quickbench::passes' "$BIN" >/dev/null 2>&1
 done
 python3 - "$OUT/plurnk.cg" "$OUT/pulldown.cg" <<'PY'

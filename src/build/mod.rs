@@ -274,6 +274,22 @@ fn synthetic(ctx: &Ctx<'_, '_>, line: &str, named: Named) -> Segment {
     Segment { fence_at: 0, width: 0, named, name: (0, end), end: line.len(), closers: crate::small::Small::new(), closed: false }
 }
 
+/// The note for scope `st` on `line` (number `line_no`) that operation `o`, named `name`, drops
+/// (§scope-on-scopeless, §send-wait-scope).
+fn dropped_scope_note(ctx: &Ctx<'_, '_>, o: &Operation, name: &str, line: &str, line_no: u32, st: &ScopeTok) -> ParseError {
+    let written = scope_written(line, st);
+    let id = if o.scope == ScopeDomain::Ignored {
+        DiagId::WaitDurationIgnored
+    } else if o.operands == Operands::None {
+        DiagId::ScopeDroppedNoTarget
+    } else if o.scope_needs_target {
+        DiagId::ScopeDroppedNoRecipient
+    } else {
+        DiagId::ScopeDroppedTargetOnly
+    };
+    make(ctx.rules, id, ctx.pos(line_no, st.open), &[("op", name), ("scope", &written), ("written", &written)], None)
+}
+
 /// What a `[metadata]` block before the first target is, for this fence.
 fn leading_metadata(ctx: &Ctx<'_, '_>, op: Option<&Operation>) -> LeadingMetadata {
     match op {
@@ -803,18 +819,7 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
     if scope_dropped {
         for sel in h.sels.iter_mut() {
             for &st in std::mem::take(&mut sel.scopes).iter() {
-                let written = scope_written(line, &st);
-                let at = ctx.pos(h.line_no, st.open);
-                let id = if o.scope == ScopeDomain::Ignored {
-                    DiagId::WaitDurationIgnored
-                } else if o.operands == Operands::None {
-                    DiagId::ScopeDroppedNoTarget
-                } else if o.scope_needs_target {
-                    DiagId::ScopeDroppedNoRecipient
-                } else {
-                    DiagId::ScopeDroppedTargetOnly
-                };
-                notes.push(make(rules, id, at, &[("op", name), ("scope", &written), ("written", &written)], None));
+                notes.push(dropped_scope_note(ctx, o, name, line, h.line_no, &st));
             }
         }
     }

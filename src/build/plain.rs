@@ -7,7 +7,7 @@
 //!
 //! Anything else gives `None` and the general path reads it: heading text that is not a
 //! matcher, a matcher the general path would peel a slot off (§trailing-slots), option blocks,
-//! a scope before its target or a second one, a dropped scope, a body the row does not keep, a
+//! a scope before its target or a second one, a body the row does not keep, a
 //! possible target group, a client-tier name, a closer on the line. The tests below hold the
 //! two paths to the same output.
 
@@ -182,10 +182,11 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, index: usize, line: &'a str, s
         Operands::Required | Operands::Group => n == 1,
         Operands::Optional => n <= 1,
     } && (o.shape != Shape::Transfer || n == 2);
-    let scoped = slots.sels[..n].iter().any(|s| s.1.is_some());
-    if !fits || (scoped && drops_scopes(o, n > 0)) {
+    if !fits {
         return None;
     }
+    // A scope on an operation that takes none is dropped with a note (§scope-on-scopeless).
+    let dropped = slots.sels[..n].iter().any(|s| s.1.is_some()) && drops_scopes(o, n > 0);
     // A matcher stands only on a selection that reads one (§heading-inline-body); an option
     // block is taken as written only where no `pattern` is lifted from it and no duration read
     // (§matcher-option, §send-wait-scope).
@@ -207,12 +208,21 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, index: usize, line: &'a str, s
         }
     }
     if o.shape == Shape::Transfer {
+        if dropped {
+            return None;
+        }
         return Some(transfer(ctx, r, index, line, slots, position, body, out));
     }
     let named = Named::Op(index);
     let mut notes = Vec::new();
+    let mut sel = slots.sels[0];
+    if dropped {
+        if let Some(st) = sel.1.take() {
+            notes.push(dropped_scope_note(ctx, o, &o.name, line, r.head_line, &st));
+        }
+    }
     let (target, line_marker) = match n {
-        1 => match selection(ctx, line, r.head_line, &slots.sels[0], o.scope, named, position, &mut notes) {
+        1 => match selection(ctx, line, r.head_line, &sel, o.scope, named, position, &mut notes) {
             Ok((target, lm)) => (Some(target), lm),
             Err(e) => return Some(Err(e)),
         },
@@ -342,6 +352,12 @@ mod tests {
             ("````SEND (worker://a) [{\"eof\": true}] <!-- end -->\ndone\n````\n", 1),
             ("````WORK (worker://b) []\nrun\n````\n", 1),
             ("````sh (run.sh) [x, \"]\"]\necho\n````\n", 1),
+            // A scope the operation takes none of, dropped with its note (§scope-on-scopeless,
+            // §send-wait-scope).
+            ("````WORK (worker://deprecation-implementer) <1,-1>\nrun\n````\n", 1),
+            ("````BARE (worker:///q.md) <2> <!-- ask -->\nq\n````\n", 1),
+            ("````SEND (message://a/b) <1,-1>\nhi\n````\n", 1),
+            ("````COPY (a.md) (b.md) <2>\n````\n", 1),
             // Near misses: each needs a rule of the general path.
             ("````READ (src/a.rs) <1,40> trailing text\n````\n", 0),
             ("````READ <1,40> (src/a.rs)\n````\n", 0),
