@@ -358,6 +358,9 @@ mod tests {
             ("````BARE (worker:///q.md) <2> <!-- ask -->\nq\n````\n", 1),
             ("````SEND (message://a/b) <1,-1>\nhi\n````\n", 1),
             ("````COPY (a.md) (b.md) <2>\n````\n", 1),
+            // The same with a target refused: the refusal, and no note, as there.
+            ("````WORK (http://[x) <1,-1>\nrun\n````\n", 0),
+            ("````BARE (%zz) <2>\nq\n````\n", 1),
             // Near misses: each needs a rule of the general path.
             ("````READ (src/a.rs) <1,40> trailing text\n````\n", 0),
             ("````READ <1,40> (src/a.rs)\n````\n", 0),
