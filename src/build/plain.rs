@@ -352,15 +352,6 @@ mod tests {
             ("````SEND (worker://a) [{\"eof\": true}] <!-- end -->\ndone\n````\n", 1),
             ("````WORK (worker://b) []\nrun\n````\n", 1),
             ("````sh (run.sh) [x, \"]\"]\necho\n````\n", 1),
-            // A scope the operation takes none of, dropped with its note (§scope-on-scopeless,
-            // §send-wait-scope).
-            ("````WORK (worker://deprecation-implementer) <1,-1>\nrun\n````\n", 1),
-            ("````BARE (worker:///q.md) <2> <!-- ask -->\nq\n````\n", 1),
-            ("````SEND (message://a/b) <1,-1>\nhi\n````\n", 1),
-            ("````COPY (a.md) (b.md) <2>\n````\n", 1),
-            // The same with a target refused: the refusal, and no note, as there.
-            ("````WORK (http://[x) <1,-1>\nrun\n````\n", 0),
-            ("````BARE (%zz) <2>\nq\n````\n", 1),
             // Near misses: each needs a rule of the general path.
             ("````READ (src/a.rs) <1,40> trailing text\n````\n", 0),
             ("````READ <1,40> (src/a.rs)\n````\n", 0),
@@ -402,6 +393,31 @@ mod tests {
 
     /// §slot-order: over turns built from heading fragments (names, slots, scopes, asides, text,
     /// stray brackets and fences) and bodies, both entries give what the general path gives.
+    /// §scope-on-scopeless, §send-wait-scope: a scope on an operation that takes none is
+    /// dropped here with the general builder's note (a refused target drops the note too, as
+    /// there); the count shows the plain path built them.
+    #[test]
+    fn scope_on_scopeless_plain_headings_drop_the_scope_as_the_general_path_does() {
+        let rows: &[(&str, usize)] = &[
+            ("````WORK (worker://deprecation-implementer) <1,-1>\nrun\n````\n", 1),
+            ("````BARE (worker:///q.md) <2> <!-- ask -->\nq\n````\n", 1),
+            ("````BARE (%zz) <2>\nq\n````\n", 1),
+            ("````WORK (http://[x) <1,-1>\nrun\n````\n", 0),
+            // Scopes these operations keep: nothing dropped.
+            ("````SEND (message://a/b) <1,-1>\nhi\n````\n", 1),
+            ("````COPY (a.md) (b.md) <2>\n````\n", 1),
+        ];
+        // The note stands where the dropped scope was written.
+        let at = rows[0].0.find('<').unwrap() as u32;
+        let dropped = |r: &ParseResult| r.items.iter().filter(|i| matches!(i, crate::ast::Item::Error(e) if e.line == 1 && e.column == at)).count();
+        for &(turn, plain) in rows {
+            let (fast, general, built) = both(parse, turn);
+            assert_eq!(fast, general, "{turn:?}");
+            assert_eq!(built, plain, "{turn:?}");
+        }
+        assert_eq!(dropped(&parse(rows[0].0, &ParseOptions::default())), 1, "the WORK scope draws its note");
+    }
+
     #[test]
     fn slot_order_plain_path_agrees_with_the_general_builder() {
         const NAMES: &[&str] = &["READ", "EDIT", "FIND", "MOVE", "COPY", "SEND", "BARE", "WORK", "FORK", "KILL", "NOTE", "WAIT", "LOOK", "sh", "Read"];

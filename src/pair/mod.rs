@@ -1223,9 +1223,7 @@ impl Successors<'_, '_> {
         // A repaired parent makes only repaired readings; a complete one's may pay a repair.
         let complete = self.is_c && self.cfg.is_complete(&made.cost);
         let list = if complete { &mut *self.next_c } else { &mut *self.next_r };
-        list.push(*made);
-        let n = list.len() - 1;
-        list[n].hist = id;
+        list.push(Cand { hist: id, ..*made });
         self.cfg.merge_last(list, complete);
     }
 }
