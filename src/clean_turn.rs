@@ -12,6 +12,9 @@
 //! the code the general path runs, which is what decides the speed of short turns (their parse
 //! is mostly instruction-cache misses when the code they touch outgrows the cache).
 //!
+//! A turn with no fence line at all is clean too: its text is the whole result (a prose answer,
+//! or native markup, which `run` reads after, §native-tool-calls).
+//!
 //! The reader is narrower than the clean shape: a top-level heading with a backtick after its
 //! name (a compact heading, a closer or a chained opener on the line, §inline-chain), a chained
 //! line anywhere, inline code naming an unknown tag, an orphaned closer, a bare fence over an
@@ -281,7 +284,8 @@ fn units(input: &str, rules: &Rules, cls: &Classifier, lines: &[scan::Line], tex
             }
         };
     }
-    matches!(open, Open::Top) && count > 0 && narrow < 8 && (ops << narrow) < max_cands && fence_lines <= HISTORY_CAP / (8 * max_cands)
+    // A turn of text alone (no fence line) is taken too: its result is that text.
+    matches!(open, Open::Top) && (count > 0 || fence_lines == 0) && narrow < 8 && (ops << narrow) < max_cands && fence_lines <= HISTORY_CAP / (8 * max_cands)
 }
 
 /// Outside text from `at` (a byte offset and its line) to `end` (§response-text).
@@ -324,6 +328,12 @@ mod tests {
             ("  ```READ (a)\n  ```  \t\ntext", true),
             ("```sh\nls\n```\n```python\nprint()\n```\n```KILL (log:///1)\n```\n", true),
             ("text only, then ```READ (a)\n```\n", false),
+            // No fence line at all: the turn is its text (prose, or native markup `run` reads after).
+            ("", true),
+            ("Just prose, with `READ (a)` in a sentence.\n\n- a list\n", true),
+            ("<tool_call>{\"name\": \"READ\", \"arguments\": {\"path\": \"a\"}}</tool_call>", true),
+            ("READ (a)\n", false),
+            ("prose\nKILL\n", false),
             ("é ```\n```FIND (*) /x/\n```\nñ", true),
             ("```READ (a) <0,x>\n```\n", true),
             ("```MOVE (a) (b)\nstray\n```\n", false),
