@@ -65,7 +65,7 @@ fn write(path: &Path, text: &str) {
 /// `working-form.READ` → `WorkingFormRead`.
 fn variant(id: &str) -> String {
     let mut s = String::new();
-    for part in id.split(|c| c == '.' || c == '-') {
+    for part in id.split(['.', '-']) {
         let mut chars = part.chars();
         if let Some(first) = chars.next() {
             s.push(first.to_ascii_uppercase());

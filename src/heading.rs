@@ -207,12 +207,9 @@ fn segments_append(cls: &Classifier, line: &str, fence_at: usize, width: u32, mu
                         None => {
                             // An open slot: a closing fence later on the line still closes the
                             // statement (the slot's refusal is the builder's).
-                            match closer_run(b, i + 1, w) {
-                                Some((s, e)) => {
-                                    seg.closers.push((s, e));
-                                    seg.closed = true;
-                                }
-                                None => {}
+                            if let Some((s, e)) = closer_run(b, i + 1, w) {
+                                seg.closers.push((s, e));
+                                seg.closed = true;
                             }
                             i = b.len();
                         }

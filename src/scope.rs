@@ -235,7 +235,7 @@ fn read_general(inner: &str, domain: ScopeDomain, written: &dyn Fn() -> String) 
                     marks.push(Mark::Int(body.parse().unwrap()));
                     continue;
                 }
-                let hash = body.split(|ch| ch == '+' || ch == '-').next().unwrap_or("");
+                let hash = body.split(['+', '-']).next().unwrap_or("");
                 if !anchors_ok || hash.len() != 5 || !hash.bytes().all(is_base62) {
                     return Err(ScopeError::Invalid);
                 }

@@ -200,7 +200,7 @@ fn arg_pairs<'a>(
         let (ke, ka, _) = key_end.find(s, ks, to)?;
         let key = s[ks..ke].trim();
         let v = skip_ws(s, ka, to);
-        let Some(vs) = value_start.at(s, v, to) else { return None };
+        let vs = value_start.at(s, v, to)?;
         let next_key = key_start.find(s, vs, to).map(|m| m.0).unwrap_or(to);
         let (ve, va) = match value_end.find(s, vs, next_key) {
             Some((a, e, _)) => (a, e),

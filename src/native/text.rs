@@ -279,11 +279,7 @@ fn close_json(text: &str) -> Option<String> {
             b'"' => in_str = true,
             b'{' => stack.push(b'}'),
             b'[' => stack.push(b']'),
-            b'}' | b']' => {
-                if stack.pop() != Some(c) {
-                    return None;
-                }
-            }
+            b'}' | b']' if stack.pop() != Some(c) => return None,
             _ => {}
         }
     }

@@ -692,7 +692,7 @@ impl<'r> Pairer<'r> {
                     }
                 }
             }
-            if weigh_r || best_c.map_or(false, |c| !c.1) {
+            if weigh_r || best_c.is_some_and(|c| !c.1) {
                 break;
             }
         }
