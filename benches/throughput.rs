@@ -131,7 +131,12 @@ fn throughput(inputs: &[&str], secs: f64, fs: &mut [&mut dyn FnMut(&str)]) -> Ve
             rounds[k] += batch[k];
         }
     }
-    (0..fs.len()).map(|k| (bytes * rounds[k]) as f64 / spent[k].as_secs_f64() / 1e6).collect()
+    (0..fs.len()).map(|k| mb_per_s(bytes * rounds[k], spent[k])).collect()
+}
+
+/// Megabytes per second for `bytes` parsed in `spent`.
+fn mb_per_s(bytes: usize, spent: Duration) -> f64 {
+    bytes as f64 / spent.as_secs_f64() / 1e6
 }
 
 /// How many times the warm table parses an input before the next.
@@ -157,7 +162,7 @@ fn throughput_hot(inputs: &[&str], secs: f64, fs: &mut [&mut dyn FnMut(&str)]) -
         }
         rounds += HOT_REPS;
     }
-    (0..fs.len()).map(|k| (bytes * rounds) as f64 / spent[k].as_secs_f64() / 1e6).collect()
+    spent.iter().map(|&s| mb_per_s(bytes * rounds, s)).collect()
 }
 
 fn plurnk(input: &str) {

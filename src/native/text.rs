@@ -279,7 +279,13 @@ fn close_json(text: &str) -> Option<String> {
             b'"' => in_str = true,
             b'{' => stack.push(b'}'),
             b'[' => stack.push(b']'),
-            b'}' | b']' if stack.pop() != Some(c) => return None,
+            // The pop is the step itself, so it stays out of a match guard.
+            #[allow(clippy::collapsible_match)]
+            b'}' | b']' => {
+                if stack.pop() != Some(c) {
+                    return None;
+                }
+            }
             _ => {}
         }
     }
