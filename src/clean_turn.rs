@@ -13,7 +13,10 @@
 //! is mostly instruction-cache misses when the code they touch outgrows the cache).
 //!
 //! A turn with no fence line at all is clean too: its text is the whole result (a prose answer,
-//! or native markup, which `run` reads after, §native-tool-calls).
+//! or native markup, which `run` reads after, §native-tool-calls). So is a turn cut off in its
+//! last operation's body, the shape a model's output limit leaves (§closer-fallback): the end of
+//! the input ends that unit when no fence line follows its heading and no message unit precedes
+//! it (`unclosed_last` gives the argument).
 //!
 //! The reader is narrower than the clean shape: a top-level heading with a backtick after its
 //! name (a compact heading, a closer or a chained opener on the line, §inline-chain), a chained
@@ -75,14 +78,28 @@ pub(crate) struct Unit {
     text_before: bool,
 }
 
+/// What `units` found: a turn this reader takes, one it takes but for its last operation unit,
+/// which is open at the end of the input (`unclosed_last` decides), or neither.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    No,
+    Clean,
+    Unclosed,
+}
+
+/// `Unit::closer` of a unit that runs to the end of the input without a closer.
+const AT_EOF: u32 = u32::MAX;
+
 /// The result of the clean turn `input` (its lines already in `ws.lines`), or `None` when the
 /// turn is not one this reader takes. Built-in rule set only (the clean argument is about its
 /// tables). The turn is checked whole first, its blocks kept in `ws.clean`, so a turn the
 /// general path must read costs no statement, and the result is allocated once at its size.
 pub(crate) fn read<'a>(input: &'a str, rules: &Rules, cls: &Classifier, entry: Entry, ws: &mut Workspace) -> Option<ParseResult<'a>> {
     let text = entry == Entry::Parse;
-    if !units(input, rules, cls, &ws.lines, text, &mut ws.clean, &mut ws.clean_tags) {
-        return None;
+    match units(input, rules, cls, &ws.lines, text, &mut ws.clean, &mut ws.clean_tags) {
+        Shape::Clean => {}
+        Shape::Unclosed if unclosed_last(input, rules, cls, text, ws) => {}
+        _ => return None,
     }
     let Workspace { lines, build_scratch, heads, clean, clean_tags: notes, .. } = ws;
     let lines: &[scan::Line] = lines;
@@ -105,7 +122,8 @@ pub(crate) fn read<'a>(input: &'a str, rules: &Rules, cls: &Classifier, entry: E
             items.push(note(&ctx, *line, f));
         }
         let (at, width) = (u.indent as usize, u.width);
-        let r = OpRegion { start_line: u.head, head_line: u.head, fence_at: at, pos_at: at, width, open_width: width, form: Form::Fenced, end: End::Closer { line: u.closer, width } };
+        let end = if u.closer == AT_EOF { End::Eof } else { End::Closer { line: u.closer, width } };
+        let r = OpRegion { start_line: u.head, head_line: u.head, fence_at: at, pos_at: at, width, open_width: width, form: Form::Fenced, end };
         let seg = Segment { fence_at: at, width, named: u.named, name: (at + width as usize, u.name_end), end: h.end - h.start, closers: Small::new(), closed: false };
         if !build::clean_statement(&ctx, &r, &seg, &mut items) {
             return None;
@@ -152,7 +170,7 @@ fn note<'a>(ctx: &build::Ctx<'a, '_>, line: u32, f: &scan::Fence) -> Item<'a> {
 /// what the module doc names) and puts its operation blocks in `out` and the lines its text
 /// names (unknown tags with slots, shown headings) in `notes`. `text` asks whether the text
 /// between blocks is more than whitespace.
-fn units(input: &str, rules: &Rules, cls: &Classifier, lines: &[scan::Line], text: bool, out: &mut Vec<Unit>, notes: &mut Vec<(u32, scan::Fence)>) -> bool {
+fn units(input: &str, rules: &Rules, cls: &Classifier, lines: &[scan::Line], text: bool, out: &mut Vec<Unit>, notes: &mut Vec<(u32, scan::Fence)>) -> Shape {
     out.clear();
     notes.clear();
     let bytes = input.as_bytes();
@@ -186,7 +204,7 @@ fn units(input: &str, rules: &Rules, cls: &Classifier, lines: &[scan::Line], tex
             }
             // Inline code naming an unknown tag, a chained line: the general path's
             // diagnostics and pairing moves.
-            _ => return false,
+            _ => return Shape::No,
         };
         fence_lines += 1;
         let before = std::mem::replace(&mut last_fence, i);
@@ -200,7 +218,7 @@ fn units(input: &str, rules: &Rules, cls: &Classifier, lines: &[scan::Line], tex
                     let name_end = cls.name_end(line_text.as_bytes(), f.info_at);
                     // A backtick after the name may close the heading on its line or open the next.
                     if scan::find_byte(b'`', &bytes[l.start + name_end..l.end]).is_some() {
-                        return false;
+                        return Shape::No;
                     }
                     let bodyless = match named {
                         Named::Op(k) => rules.facts[k].body_repair,
@@ -223,22 +241,22 @@ fn units(input: &str, rules: &Rules, cls: &Classifier, lines: &[scan::Line], tex
                 // than every one.
                 Info::Bare => {
                     if orphan() || (ops > 0 && f.ch == b'`' && f.width >= narrowest) {
-                        return false;
+                        return Shape::No;
                     }
                     if let Some(next) = lines.get(i + 1) {
                         if matches!(cls.classify(&input[next.start..next.end]), Class::Naked(_) | Class::Unfenced(_)) {
-                            return false;
+                            return Shape::No;
                         }
                     }
                     Open::Quote(block, ops == 0)
                 }
-                _ => return false,
+                _ => return Shape::No,
             },
             Open::Body(op) => match f.info {
                 Info::Bare if f.ch == b'`' && f.width == op.width => {
                     // A bodyless operation's closer stands right under its heading.
                     if orphan() || (op.bodyless && line > op.line + 1) {
-                        return false;
+                        return Shape::No;
                     }
                     count += 1;
                     ops += 1;
@@ -258,17 +276,17 @@ fn units(input: &str, rules: &Rules, cls: &Classifier, lines: &[scan::Line], tex
                 }
                 // An inner block (§balanced-fences): narrower than the body, of tildes, or labeled.
                 Info::Bare | Info::Label if op.inner && !op.bodyless && (block.labeled || f.ch != b'`' || f.width < op.width) => Open::Inner(op, block),
-                _ => return false,
+                _ => return Shape::No,
             },
             // Its first valid closer closes it, after a line when the opener is bare.
             Open::Inner(op, b) if b.closed_by(f.info == Info::Bare, f.ch, f.width) && (b.labeled || line > b.line + 1) => Open::Body(op),
-            Open::Inner(..) => return false,
+            Open::Inner(..) => return Shape::No,
             Open::Quote(b, shows) => {
                 if b.closed_by(f.info == Info::Bare, f.ch, f.width) {
                     // A bare quotation after an operation unit holds a line, and its closer is
                     // narrower than every operation unit too.
                     if !shows && !b.labeled && (line == b.line + 1 || (f.ch == b'`' && f.width >= narrowest)) {
-                        return false;
+                        return Shape::No;
                     }
                     count += 1;
                     Open::Top
@@ -279,13 +297,58 @@ fn units(input: &str, rules: &Rules, cls: &Classifier, lines: &[scan::Line], tex
                     }
                     open
                 } else {
-                    return false;
+                    return Shape::No;
                 }
             }
         };
     }
-    // A turn of text alone (no fence line) is taken too: its result is that text.
-    matches!(open, Open::Top) && (count > 0 || fence_lines == 0) && narrow < 8 && (ops << narrow) < max_cands && fence_lines <= HISTORY_CAP / (8 * max_cands)
+    // An operation unit left open at the end counts as a unit (`unclosed_last`).
+    let unclosed = matches!(open, Open::Body(_));
+    let fits = narrow < 8 && ((ops + usize::from(unclosed)) << narrow) < max_cands && fence_lines <= HISTORY_CAP / (8 * max_cands);
+    match open {
+        // A turn of text alone (no fence line) is taken too: its result is that text.
+        Open::Top if fits && (count > 0 || fence_lines == 0) => Shape::Clean,
+        Open::Body(_) if fits => Shape::Unclosed,
+        _ => Shape::No,
+    }
+}
+
+/// Whether the turn `units` found open at its end (`Shape::Unclosed`, its closed units in
+/// `ws.clean`) is taken, its last operation unit ended by the end of the input (§closer-fallback,
+/// §message-run-on): that unit is then pushed to `ws.clean`. The unit's heading is the turn's
+/// last line that is not text, a bodyless operation's heading the last line, and no message unit
+/// stands before it. Out of line: few turns end open.
+///
+/// `pair::clean`'s argument, with the unit U last and unclosed: every reading holds a block at
+/// the end of the input (no fence line after U's heading closes one). The clean reading R0 pays
+/// only U's: a supplied closer, or a message's run-on, which is complete. With no message unit
+/// before U, no reading but R0 ends with only a message open, so none is complete but R0; each
+/// other reading pays a repair (a stray quotation, a narrow closer) or holds a nested block N_i
+/// above an operation that no zero-cost move closes, and at the end pays N_i's supplied closer
+/// and its operation's too, more than R0 in the repaired order. A body under a bodyless
+/// operation would be a repair R0 pays as well. `units` counts U in its bounds.
+#[inline(never)]
+fn unclosed_last(input: &str, rules: &Rules, cls: &Classifier, text: bool, ws: &mut Workspace) -> bool {
+    let lines: &[scan::Line] = &ws.lines;
+    // The last line that is not text: `units` ended in the body its heading opens when it is one.
+    let Some((head, class)) = lines.iter().enumerate().rev().find_map(|(i, l)| match cls.classify(&input[l.start..l.end]) {
+        Class::Text => None,
+        c => Some((i, c)),
+    }) else {
+        return false;
+    };
+    let Class::Fence(f @ scan::Fence { info: Info::Heading(named), .. }) = class else { return false };
+    let message = |n: Named| matches!(n, Named::Op(k) if rules.facts[k].prose);
+    let bodyless = matches!(named, Named::Op(k) if rules.facts[k].body_repair);
+    if (bodyless && head + 1 != lines.len()) || ws.clean.iter().any(|u| message(u.named)) {
+        return false;
+    }
+    let l = lines[head];
+    let name_end = cls.name_end(&input.as_bytes()[l.start..l.end], f.info_at);
+    let resume = ws.clean.last().map_or(0, |u| u.resume);
+    let text_before = text && !input[resume..l.start].trim().is_empty();
+    ws.clean.push(Unit { head: head as u32, indent: f.indent, width: f.width, named, name_end, closer: AT_EOF, resume: input.len(), text_before });
+    true
 }
 
 /// Outside text from `at` (a byte offset and its line) to `end` (§response-text).
@@ -339,7 +402,22 @@ mod tests {
             ("```MOVE (a) (b)\nstray\n```\n", false),
             ("```WAIT\n```\n", true),
             ("```python\nx\n```\n", true),
-            ("```READ (a)\n", false),
+            // A last unit running to the end of the input unclosed (§closer-fallback,
+            // §message-run-on): its heading the last fence line, a bodyless one the last line.
+            ("```READ (a)\n", true),
+            ("I'll read it.\n\n````READ (worker:///v.md) <1,-1>", true),
+            ("```READ (a)\n```\nthen\n```EDIT (b.py)\nprint(1)\r\n\n", true),
+            ("````WORK (worker://w)\nfind the bug\nREAD (a)\n", false),
+            ("```SEND (message://a)\nthe answer\n", true),
+            ("```sh\nls -la", true),
+            ("```MOVE (a) (b)\n", true),
+            ("```MOVE (a) (b)\nstray\n", false),
+            ("```MOVE (a) (b)\n\n", false),
+            ("```EDIT (a)\n```python\nx\n```\n", false),
+            ("```READ (a)\n```\n```\nquoted\n", false),
+            // After a message unit the search may read the message running on over the rest.
+            ("```SEND (message://a)\nhi\n```\n```READ (b)\n", false),
+            ("`````WORK (w://w)\nx\n`````\n``````BUFF (p)\n``````\n`````sh\nls\n", false),
             ("```READ (a)\n````\n", false),
             ("```READ (a)```\n", false),
             ("```READ (a)\n``` ```READ (b)\n```\n", false),
@@ -401,9 +479,9 @@ mod tests {
     /// Near-clean turns as text (`pair::clean`'s second part) and their near misses: operation
     /// units of mixed widths whose bodies hold inner blocks and operation names, labeled units,
     /// bare quotations before and after operation units showing headings or holding text, prose
-    /// between; with what each turn holds (inner block, quotation after an operation unit,
-    /// shown heading, narrow unit), the same on every run.
-    fn near_clean_text(seed: u64, count: usize) -> Vec<(String, [bool; 4])> {
+    /// between, a last unit left unclosed; with what each turn holds (inner block, quotation after
+    /// an operation unit, shown heading, narrow unit, unclosed last unit), the same on every run.
+    fn near_clean_text(seed: u64, count: usize) -> Vec<(String, [bool; 5])> {
         let mut state = seed;
         let mut n = move |k: usize| {
             state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
@@ -415,7 +493,7 @@ mod tests {
         let mut turns = Vec::new();
         for _ in 0..count {
             let mut t = String::new();
-            let mut has = [false; 4];
+            let mut has = [false; 5];
             let base = [3, 4, 4, 5][n(4)];
             let (mut ops, mut widest) = (0, 0);
             for _ in 0..1 + n(4) {
@@ -480,6 +558,15 @@ mod tests {
                     }
                 }
             }
+            // A last operation unit the turn ends in, unclosed (§closer-fallback), its body text
+            // lines or none.
+            if n(4) == 0 {
+                t.push_str(&format!("{}{}\n", fence('`', base), HEADS[n(HEADS.len())]));
+                for _ in 0..n(3) {
+                    t.push_str(&format!("{}\n", TEXT[n(TEXT.len())]));
+                }
+                has[4] = true;
+            }
             if n(2) == 0 {
                 t.push_str("Done.");
             }
@@ -492,7 +579,7 @@ mod tests {
     /// gives what the general path gives, and the reader takes each shape often.
     #[test]
     fn balanced_fences_near_clean_turn_reader_agrees_with_the_general_path() {
-        let (mut turns, mut seen) = (0, [0usize; 4]);
+        let (mut turns, mut seen) = (0, [0usize; 5]);
         for (turn, has) in near_clean_text(0x2545_f491_4f6c_dd1d, 30_000) {
             let mut took = false;
             for f in [parse, parse_statements, parse_client] {
@@ -505,7 +592,7 @@ mod tests {
                 *s += usize::from(took && h);
             }
         }
-        assert!(turns > 5_000 && seen.iter().all(|&s| s > 150), "near-clean turns were read too rarely: {turns}, {seen:?} (inner block, quotation after an operation, shown heading, narrow unit)");
+        assert!(turns > 5_000 && seen.iter().all(|&s| s > 150), "near-clean turns were read too rarely: {turns}, {seen:?} (inner block, quotation after an operation, shown heading, narrow unit, unclosed last unit)");
     }
 
     /// §fence-pairing: over turns built from fences, headings, labels, text and bodies, every
