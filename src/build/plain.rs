@@ -6,7 +6,8 @@
 //! refetches code the instruction cache could not keep.
 //!
 //! Anything else gives `None` and the general path reads it: heading text that is not a
-//! matcher, a matcher the general path would peel a slot off (§trailing-slots), option blocks,
+//! matcher, a matcher the general path would peel a slot off (§trailing-slots), option blocks
+//! but one after the first target (or before it, on an executor's heading),
 //! a scope before its target or a second one, a body the row does not keep, a
 //! possible target group, a client-tier name, a closer on the line. The tests below hold the
 //! two paths to the same output.
@@ -19,7 +20,8 @@ struct Slots {
     /// Each target's inner range and the scope after it.
     sels: [((usize, usize), Option<ScopeTok>); 2],
     n: usize,
-    /// The inner range of one option block after the first target (§scheme-metadata-modifier).
+    /// The inner range of one option block after the first target (§scheme-metadata-modifier),
+    /// or before it on an executor's heading.
     meta: Option<(usize, usize)>,
     /// The inner range of the aside.
     aside: Option<(usize, usize)>,
@@ -29,7 +31,7 @@ struct Slots {
 
 /// Reads `[from, end)` of `line` as a plain heading's slots into `s` (default on entry), or `None`. `charge` is the log's
 /// charge separator, which the general path would peel off a matcher (§log-heading-notation).
-fn lex(line: &str, from: usize, end: usize, charge: &str, s: &mut Slots) -> Option<()> {
+fn lex(line: &str, from: usize, end: usize, charge: &str, lead_meta: bool, s: &mut Slots) -> Option<()> {
     let b = &line.as_bytes()[..end];
     let mut i = from;
     loop {
@@ -56,7 +58,9 @@ fn lex(line: &str, from: usize, end: usize, charge: &str, s: &mut Slots) -> Opti
                 s.n += 1;
                 i = close + 1;
             }
-            b'[' if s.n == 1 && s.meta.is_none() => {
+            // After the first target, or before it where the block belongs to the first
+            // selection (`lead_meta`, an executor's `sh [{"cwd": "."}] (tool)`).
+            b'[' if (s.n == 1 || (s.n == 0 && lead_meta)) && s.meta.is_none() => {
                 let j = heading::skip_meta(b, i)?;
                 s.meta = Some((i + 1, j - 1));
                 i = j;
@@ -104,7 +108,8 @@ pub(super) fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, posi
     let line = ctx.line_text(r.head_line);
     // Read in place: the slots are a few hundred bytes, not copied out of an `Option`.
     let mut slots = Slots::default();
-    lex(line, seg.name.1, seg.end, &ctx.rules.tables.notation.charge, &mut slots)?;
+    let lead_meta = matches!(seg.named, Named::Exec(_)) && ctx.rules.tables.executors.leading_metadata == LeadingMetadata::Selection;
+    lex(line, seg.name.1, seg.end, &ctx.rules.tables.notation.charge, lead_meta, &mut slots)?;
     let built = match seg.named {
         Named::Op(index) => operation(ctx, r, index, line, &slots, position, body, out)?,
         Named::Exec(e) => executor(ctx, r, e, line, &slots, position, body, out)?,
@@ -352,6 +357,13 @@ mod tests {
             ("````SEND (worker://a) [{\"eof\": true}] <!-- end -->\ndone\n````\n", 1),
             ("````WORK (worker://b) []\nrun\n````\n", 1),
             ("````sh (run.sh) [x, \"]\"]\necho\n````\n", 1),
+            // Before the target, an executor's block is the selection's (`leading_metadata`).
+            ("````sh []\nhostname\n````\n", 1),
+            ("````sh [{\"cwd\": \".\"}] (tool) <1,2>\nls\n````\n", 1),
+            ("````sh [a] (t) [b]\nls\n````\n", 0),
+            ("````sh [a] [b]\nls\n````\n", 0),
+            ("````sh [a] <1,2>\nls\n````\n", 0),
+            ("````READ [x] (a)\n````\n", 0),
             // Near misses: each needs a rule of the general path.
             ("````READ (src/a.rs) <1,40> trailing text\n````\n", 0),
             ("````READ <1,40> (src/a.rs)\n````\n", 0),
@@ -377,7 +389,6 @@ mod tests {
             ("````SEND (message://a) /x/\n````\n", 0),
             ("````sh (a) (b)\n````\n", 0),
             ("````sh ls -la\n````\n", 0),
-            ("````sh [x]\n````\n", 0),
             ("````WAIT (worker://a) [30]\n````\n", 0),
             ("````FIND (src) [{\"pattern\": \"x\"}]\n````\n", 0),
             ("````SEND (a) [x] [y]\n````\n", 0),
