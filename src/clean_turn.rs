@@ -80,7 +80,7 @@ pub(crate) struct Unit {
 
 /// What `units` found: a turn this reader takes, one it takes but for its last operation unit,
 /// which is open at the end of the input (`unclosed_last` decides), or neither.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 enum Shape {
     No,
     Clean,
@@ -319,14 +319,18 @@ fn units(input: &str, rules: &Rules, cls: &Classifier, lines: &[scan::Line], tex
 /// last line that is not text, a bodyless operation's heading the last line, and no message unit
 /// stands before it. Out of line: few turns end open.
 ///
-/// `pair::clean`'s argument, with the unit U last and unclosed: every reading holds a block at
-/// the end of the input (no fence line after U's heading closes one). The clean reading R0 pays
-/// only U's: a supplied closer, or a message's run-on, which is complete. With no message unit
-/// before U, no reading but R0 ends with only a message open, so none is complete but R0; each
-/// other reading pays a repair (a stray quotation, a narrow closer) or holds a nested block N_i
-/// above an operation that no zero-cost move closes, and at the end pays N_i's supplied closer
-/// and its operation's too, more than R0 in the repaired order. A body under a bodyless
-/// operation would be a repair R0 pays as well. `units` counts U in its bounds.
+/// `pair::clean`'s argument, with U last and unclosed. No fence line follows U's heading, so
+/// every reading ends with a block open. R0, the clean reading, holds U's alone: one supplied
+/// closer, or a run-on when U is a message (R0 is then complete). Any other reading either nests
+/// a block N_i at an operation closer and holds it to the end (no zero-cost move closes it), so
+/// pays N_i's supplied closer beside its operation's; or pays before the end a repair, discarded
+/// code or fence text (closing N_i takes one of these), or an example or a withheld heading, and
+/// at the end a closer or a run-on as R0 does. Either costs more than R0 in the repaired order.
+/// A complete reading holds only message blocks open at the end; with no message unit before U,
+/// only U's can be one, and a reading that opens U after paying discarded code or fence text
+/// keys above R0 in the complete order too (a run-on turned down for hiding an operation falls
+/// back to R0, which hides none). A body under a bodyless operation would be a repair R0 pays as
+/// well. `units` counts U in its bounds.
 #[inline(never)]
 fn unclosed_last(input: &str, rules: &Rules, cls: &Classifier, text: bool, ws: &mut Workspace) -> bool {
     let lines: &[scan::Line] = &ws.lines;
