@@ -7,7 +7,8 @@
 //!
 //! Anything else gives `None` and the general path reads it: heading text that is not a
 //! matcher, a matcher the general path would peel a slot off (§trailing-slots), option blocks
-//! but one after the first target (or before it, on an executor's heading),
+//! but one after the first target (or before it, where the fence's `leading_metadata` row
+//! gives it to the selection),
 //! a scope before its target or a second one, a body the row does not keep, a
 //! possible target group, a client-tier name, a closer on the line. The tests below hold the
 //! two paths to the same output.
@@ -21,7 +22,7 @@ struct Slots {
     sels: [((usize, usize), Option<ScopeTok>); 2],
     n: usize,
     /// The inner range of one option block after the first target (§scheme-metadata-modifier),
-    /// or before it on an executor's heading.
+    /// or before it where the fence's `leading_metadata` is `selection`.
     meta: Option<(usize, usize)>,
     /// The inner range of the aside.
     aside: Option<(usize, usize)>,
@@ -58,8 +59,9 @@ fn lex(line: &str, from: usize, end: usize, charge: &str, lead_meta: bool, s: &m
                 s.n += 1;
                 i = close + 1;
             }
-            // After the first target, or before it where the block belongs to the first
-            // selection (`lead_meta`, an executor's `sh [{"cwd": "."}] (tool)`).
+            // After the first target, or before it where the fence's `leading_metadata` gives
+            // the block to the first selection (`lead_meta`: an executor's `sh [{"cwd": "."}]
+            // (tool)`, §exec-executor-slot).
             b'[' if (s.n == 1 || (s.n == 0 && lead_meta)) && s.meta.is_none() => {
                 let j = heading::skip_meta(b, i)?;
                 s.meta = Some((i + 1, j - 1));
@@ -108,7 +110,12 @@ pub(super) fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, posi
     let line = ctx.line_text(r.head_line);
     // Read in place: the slots are a few hundred bytes, not copied out of an `Option`.
     let mut slots = Slots::default();
-    let lead_meta = matches!(seg.named, Named::Exec(_)) && ctx.rules.tables.executors.leading_metadata == LeadingMetadata::Selection;
+    // A block before the first target is the selection's where the fence's row says so.
+    let op = match seg.named {
+        Named::Op(index) => Some(ctx.rules.op(index)),
+        Named::Exec(_) => None,
+    };
+    let lead_meta = leading_metadata(ctx, op) == LeadingMetadata::Selection;
     lex(line, seg.name.1, seg.end, &ctx.rules.tables.notation.charge, lead_meta, &mut slots)?;
     let built = match seg.named {
         Named::Op(index) => operation(ctx, r, index, line, &slots, position, body, out)?,
@@ -357,8 +364,11 @@ mod tests {
             ("````SEND (worker://a) [{\"eof\": true}] <!-- end -->\ndone\n````\n", 1),
             ("````WORK (worker://b) []\nrun\n````\n", 1),
             ("````sh (run.sh) [x, \"]\"]\necho\n````\n", 1),
-            // Before the target, an executor's block is the selection's (`leading_metadata`).
+            // §exec-executor-slot: before the target, an executor's block is the selection's
+            // (`leading_metadata: selection`); WAIT's row says so too, and its duration block
+            // is the general path's.
             ("````sh []\nhostname\n````\n", 1),
+            ("````WAIT [30]\n````\n", 0),
             ("````sh [{\"cwd\": \".\"}] (tool) <1,2>\nls\n````\n", 1),
             ("````sh [a] (t) [b]\nls\n````\n", 0),
             ("````sh [a] [b]\nls\n````\n", 0),
