@@ -6,6 +6,10 @@
 //! The headline table takes the inputs round after round, one parse each, so consecutive turns
 //! take different paths through the code, as a runtime's turns do. A second table repeats each
 //! input [`HOT_REPS`] times before the next: the cost of a parse with its code already cached.
+//! A last table groups the turns by the path `parse` reads them by (`reading_path`: one pass,
+//! general, native markup), each group timed alone and again with a round of the other groups'
+//! turns run before each of its rounds, untimed: the difference is the refetch of the code the
+//! other paths evicted, which is where the headline table's gap to the warm one goes.
 //!
 //! `cargo bench --bench throughput` (corpus from `$PLURNK_SHARED/corpus`, default `../shared`;
 //! seconds each runner spends per table, in interleaved slices, from `PLURNK_BENCH_SECS`, default 2). No
@@ -17,7 +21,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use plurnk_parser::ParseOptions;
+use plurnk_parser::{ParseOptions, ReadingPath};
 
 /// The system allocator, counting allocations (and reallocations) and the bytes they ask for
 /// while `COUNTING` is set: only the allocation table's pass counts, so the timed runs pay no
@@ -134,6 +138,29 @@ fn throughput(inputs: &[&str], secs: f64, fs: &mut [&mut dyn FnMut(&str)]) -> Ve
     (0..fs.len()).map(|k| mb_per_s(bytes * rounds[k], spent[k])).collect()
 }
 
+/// [`throughput`] of `timed` alone, each round of it preceded by an untimed round of `before`
+/// with the same runner: what `timed` costs once other turns' code has run. The runners take
+/// turns round by round.
+fn throughput_after(timed: &[&str], before: &[&str], secs: f64, fs: &mut [&mut dyn FnMut(&str)]) -> Vec<f64> {
+    let bytes: usize = timed.iter().map(|s| s.len()).sum();
+    let mut spent = vec![Duration::ZERO; fs.len()];
+    let mut rounds = 0usize;
+    while spent.iter().any(|s| s.as_secs_f64() < secs) {
+        for (k, f) in fs.iter_mut().enumerate() {
+            for i in before {
+                f(i);
+            }
+            let t = Instant::now();
+            for i in timed {
+                f(i);
+            }
+            spent[k] += t.elapsed();
+        }
+        rounds += 1;
+    }
+    spent.iter().map(|&s| mb_per_s(bytes * rounds, s)).collect()
+}
+
 /// Megabytes per second for `bytes` parsed in `spent`.
 fn mb_per_s(bytes: usize, spent: Duration) -> f64 {
     bytes as f64 / spent.as_secs_f64() / 1e6
@@ -236,6 +263,38 @@ fn main() {
         let bytes: usize = set.iter().map(|s| s.len()).sum();
         println!("| {name} | {} | {bytes} | {ours:.1} | {peer:.1} | {:.2}x |", set.len(), ours / peer);
     }
+
+    // Each path's turns alone, then timed again with a round of every other turn run (untimed,
+    // by the same parser) before each of theirs: a turn's parse is as fast as what of its code
+    // is still cached, and the turns of other paths run other code. All turns together is the
+    // first table.
+    let paths = [(ReadingPath::OnePass, "read in one pass"), (ReadingPath::General, "general path"), (ReadingPath::Native, "native markup")];
+    let path_of: Vec<ReadingPath> = inputs.iter().map(|i| plurnk_parser::reading_path(i, &ParseOptions::default())).collect();
+    println!();
+    println!("the same inputs by the path `parse` reads them by: alone, and after a round of the other paths' turns");
+    println!("| turns | count | bytes | alone: plurnk-parser MB/s | pulldown-cmark MB/s | ratio | after the others: plurnk-parser MB/s | pulldown-cmark MB/s | ratio |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (path, name) in paths {
+        let set: Vec<&str> = inputs.iter().zip(&path_of).filter(|(_, p)| **p == path).map(|(i, _)| *i).collect();
+        let rest: Vec<&str> = inputs.iter().zip(&path_of).filter(|(_, p)| **p != path).map(|(i, _)| *i).collect();
+        if set.is_empty() {
+            continue;
+        }
+        let alone = throughput(&set, secs, &mut [&mut plurnk, &mut pulldown]);
+        let after = throughput_after(&set, &rest, secs, &mut [&mut plurnk, &mut pulldown]);
+        let bytes: usize = set.iter().map(|s| s.len()).sum();
+        println!(
+            "| {name} | {} | {bytes} | {:.1} | {:.1} | {:.2}x | {:.1} | {:.1} | {:.2}x |",
+            set.len(),
+            alone[0],
+            alone[1],
+            alone[0] / alone[1],
+            after[0],
+            after[1],
+            after[0] / after[1]
+        );
+    }
+    println!("| all (the first table) | {} | {total} | {ours:.1} | {peer:.1} | {:.2}x | | | |", inputs.len(), ours / peer);
 
     let prose_text = prose(1_000_000);
     let one = [prose_text.as_str()];

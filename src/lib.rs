@@ -303,6 +303,47 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
     }
 }
 
+/// The way `parse` reads a turn (see [`reading_path`]).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadingPath {
+    /// The clean-turn reader took it in one pass (§fence-pairing, `clean_turn`).
+    OnePass,
+    /// The general path: pairing search, region replay, text cover.
+    General,
+    /// Its operations are native tool-call markup, rewritten and read again (§native-tool-calls).
+    Native,
+}
+
+/// Which path `parse` reads `input` by. For the benchmarks, which time each path's turns alone
+/// and mixed: turns taking different paths share the instruction cache, so a path's speed
+/// depends on which others ran before it. It parses the turn up to three times over, so it is
+/// a measuring aid, not something to call per turn.
+#[doc(hidden)]
+pub fn reading_path(input: &str, options: &ParseOptions) -> ReadingPath {
+    let rules: &Rules = match &options.rules {
+        Some(r) => r,
+        None => Rules::builtin(),
+    };
+    let registry = Registry::new(rules, options.executors.as_deref());
+    let has_statement = |r: &ParseResult| r.items.iter().any(|i| matches!(i, Item::Statement(_)));
+    if !has_statement(&run_once(input, rules, &registry, Entry::Parse)) && has_statement(&parse(input, options)) {
+        return ReadingPath::Native;
+    }
+    let one_pass = std::ptr::eq(rules, Rules::builtin())
+        && shortcuts()
+        && with_workspace(|ws| {
+            let cls = Classifier::new(rules, &registry);
+            scan::lines_into(input, &mut ws.lines);
+            clean_turn::read(input, rules, &cls, Entry::Parse, ws).is_some()
+        });
+    if one_pass {
+        ReadingPath::OnePass
+    } else {
+        ReadingPath::General
+    }
+}
+
 /// What the pairing search held at its widest on `input` (its bounds, observed).
 pub fn pairing_stats(input: &str, options: &ParseOptions) -> pair::Stats {
     let rules: &Rules = match &options.rules {

@@ -6,7 +6,7 @@
 #[path = "../benches/adversarial_inputs.rs"]
 mod adversarial;
 
-use plurnk_parser::{pairing_stats, parse, ParseOptions, Rules};
+use plurnk_parser::{general_path_only, pairing_stats, parse, reading_path, ParseOptions, ReadingPath, Rules};
 
 fn bounds() -> (usize, usize) {
     let p = &Rules::builtin().tables.pairing;
@@ -91,4 +91,31 @@ fn inline_chain_turns_past_the_kept_splits_read_every_statement() {
         .collect();
     assert_eq!(got.len(), want.len());
     assert_eq!(got, want);
+}
+
+/// §fence-pairing, §native-tool-calls: `reading_path` (which the throughput benchmark groups
+/// turns by) names the path `parse` takes: the one-pass reader for a clean turn, the general
+/// path for nested or unclosed fences it declines, the native reading for tool-call markup; and
+/// with the short-cuts off, every turn is general.
+#[test]
+fn fence_pairing_reading_path_names_the_path_parse_takes() {
+    let rows: &[(&str, ReadingPath)] = &[
+        ("```READ (src/a.rs) <1,40>\n```\n", ReadingPath::OnePass),
+        ("Some prose.\n\n```EDIT (x.py)\nprint(1)\n```\n", ReadingPath::OnePass),
+        ("just prose, no operation\n", ReadingPath::OnePass),
+        // A message holding a labelled example: the one-pass reader closes the nested block.
+        ("```SEND\nsee:\n```python\nx = 1\n```\nthanks\n```\n", ReadingPath::OnePass),
+        // A stray closer after a closed block: the pairing search decides what it closes.
+        ("````KILL (a)\n```\n```\n\nprose\n````\n", ReadingPath::General),
+        // Two headings, the first never closed.
+        ("```EDIT (a.py)\nx\n```EDIT (b.py)\ny\n```\n", ReadingPath::General),
+        ("<function_calls>\n<invoke name=\"READ\">\n<parameter name=\"path\">a.md</parameter>\n</invoke>\n</function_calls>\n", ReadingPath::Native),
+    ];
+    let options = ParseOptions::default();
+    for &(turn, want) in rows {
+        assert_eq!(reading_path(turn, &options), want, "{turn:?}");
+        if want != ReadingPath::Native {
+            assert_eq!(general_path_only(|| reading_path(turn, &options)), ReadingPath::General, "{turn:?}");
+        }
+    }
 }
