@@ -520,6 +520,38 @@ fn native_tool_call_receipt_beside_operations() {
     assert!(native::receipt_in(input, [(0usize, 0usize); 0], rules, &registry).is_none());
 }
 
+/// §native-tool-call-receipt: a bare JSON call in outside text draws the receipt under every
+/// name key a JSON family of `rules/native/` reads, after JSON values that name no call (a tool
+/// result quoted in prose, which every JSON family refuses together, reading it once).
+#[test]
+fn native_tool_call_receipt_json_call_after_nameless_values_under_every_name_key() {
+    use plurnk_parser::rules::model::NativeForm;
+    let rules = Rules::builtin();
+    let registry = Registry::new(rules, None);
+    let mut keys: Vec<&str> = Vec::new();
+    for fam in &rules.tables.native {
+        for b in fam.blocks.iter().filter(|b| b.start.is_empty()) {
+            for f in &b.forms {
+                if let NativeForm::Json(j) = f {
+                    keys.extend(j.name_keys.iter().map(String::as_str));
+                }
+            }
+        }
+    }
+    assert!(keys.len() >= 4, "the JSON families' name keys: {keys:?}");
+    let nameless = "Result: {\"path\": \"a.md\", \"logTokens\": 41}\n{\"range\": \"1 lines\", \"names\": [\"x\"]}\n";
+    for key in keys {
+        let input = format!("```READ (a.md)\n```\n\n{nameless}{{\"{key}\": \"READ\", \"path\": \"b.md\"}}\nthen more prose\n");
+        let from = input.find("\n\n").unwrap();
+        let r = native::receipt_in(&input, [(from, input.len())], rules, &registry).unwrap_or_else(|| panic!("a receipt under {key:?}"));
+        assert_eq!((r.line, r.at), (5, 0), "{key}");
+        // The same values with no call after them draw none.
+        let input = format!("```READ (a.md)\n```\n\n{nameless}then more prose\n");
+        let from = input.find("\n\n").unwrap();
+        assert!(native::receipt_in(&input, [(from, input.len())], rules, &registry).is_none(), "{key}");
+    }
+}
+
 /// §native-tool-calls: a block keeps its line count, so text after it keeps its line.
 #[test]
 fn native_tool_calls_block_keeps_line_count() {

@@ -313,6 +313,8 @@ pub(crate) struct Block {
     pub by_name: bool,
     pub forms: Vec<Form>,
     pub recovery: NativeRecovery,
+    /// Every form is a JSON call: a value naming none of [`Compiled::json_names`] is no call.
+    pub json_only: bool,
 }
 
 /// Every family compiled: one automaton over every opening spelling.
@@ -325,6 +327,9 @@ pub(crate) struct Compiled {
     pub params: Option<NativeParameters>,
     /// The call-piece lists by first byte (see [`super::map::Keys`]).
     pub keys: super::map::Keys,
+    /// Every JSON form's name keys, matched in any case: a value that quotes none of them
+    /// names a call in no JSON family, so the blocks a `{` may open are refused together.
+    pub json_names: Vec<String>,
 }
 
 static BUILTIN: OnceLock<Compiled> = OnceLock::new();
@@ -423,6 +428,7 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
             None => spellings.push((key, vec![block])),
         }
     };
+    let mut json_names: Vec<String> = Vec::new();
     for fam in &rules.tables.native {
         for b in &fam.blocks {
             let forms: Vec<Form> = b.forms.iter().map(|f| form(f, rules)).collect();
@@ -455,7 +461,14 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
                     _ => Opening::Marker,
                 }
             };
+            let json_only = !forms.is_empty() && forms.iter().all(|f| matches!(f, Form::Json(_)));
+            for f in &forms {
+                if let Form::Json(j) = f {
+                    json_names.extend(j.name_keys.iter().cloned());
+                }
+            }
             blocks.push(Block {
+                json_only,
                 opening,
                 start: Markers::new(&b.start),
                 end: Markers::new(&b.end),
@@ -473,7 +486,9 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
     let openings = Markers::scanner(&pats);
     let opens = spellings.into_iter().map(|(_, v)| v).collect();
     let keys = rules.tables.native_parameters.as_ref().map(super::map::Keys::new).unwrap_or_default();
-    Compiled { blocks, openings, opens, params: rules.tables.native_parameters.clone(), keys }
+    json_names.sort_by_key(|k| k.to_ascii_lowercase());
+    json_names.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+    Compiled { blocks, openings, opens, params: rules.tables.native_parameters.clone(), keys, json_names }
 }
 
 #[cfg(test)]

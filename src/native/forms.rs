@@ -105,6 +105,12 @@ fn json(j: &NativeJson, s: &str, p: usize, to: usize, rec: &NativeRecovery, clos
 /// Whether the JSON text `v` may hold an object naming a call: one of the name keys written
 /// as a quoted string (in any case where the family allows), or an escape that could spell one.
 fn may_name_call(j: &NativeJson, v: &str) -> bool {
+    may_name(&j.name_keys, j.any_case, v)
+}
+
+/// Whether `v` holds one of `keys` as a quoted string (in any ASCII case with `any_case`), or
+/// an escape that could spell one.
+pub(crate) fn may_name(keys: &[String], any_case: bool, v: &str) -> bool {
     let b = v.as_bytes();
     if crate::scan::find_byte(b'\\', b).is_some() {
         return true;
@@ -116,9 +122,9 @@ fn may_name_call(j: &NativeJson, v: &str) -> bool {
             return false;
         }
         let rest = &b[q + 1..];
-        j.name_keys.iter().any(|k| {
+        keys.iter().any(|k| {
             let k = k.as_bytes();
-            rest.len() > k.len() && rest[k.len()] == b'"' && if j.any_case { rest[..k.len()].eq_ignore_ascii_case(k) } else { &rest[..k.len()] == k }
+            rest.len() > k.len() && rest[k.len()] == b'"' && if any_case { rest[..k.len()].eq_ignore_ascii_case(k) } else { &rest[..k.len()] == k }
         })
     })
 }

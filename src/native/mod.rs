@@ -165,6 +165,9 @@ struct Ctx<'a> {
     /// too, so none is read again (keeps the scan linear).
     json_unclosed: std::cell::Cell<bool>,
     closes: text::Closes<'a>,
+    /// A JSON value known to quote no name key of any JSON family, by its opening byte and
+    /// bound: each JSON-only block it may open is refused without reading it again.
+    nameless: std::cell::Cell<Option<(usize, usize)>>,
 }
 
 impl Ctx<'_> {
@@ -177,7 +180,7 @@ impl Ctx<'_> {
 pub fn read(input: &str, rules: &Rules, registry: &Registry) -> NativeReading {
     compile::with(rules, |c| {
         let Some(params) = c.params.as_ref() else { return NativeReading::default() };
-        let ctx = Ctx { c, rules, registry, params, json_unclosed: Default::default(), closes: text::Closes::new(input) };
+        let ctx = Ctx { c, rules, registry, params, json_unclosed: Default::default(), closes: text::Closes::new(input), nameless: Default::default() };
         let (rewritten, first) = reading(&ctx, input);
         NativeReading { rewritten, receipt: first.map(|b| receipt_of(&ctx, input, &b)) }
     })
@@ -189,7 +192,7 @@ pub fn read(input: &str, rules: &Rules, registry: &Registry) -> NativeReading {
 pub fn read_then<T>(input: &str, rules: &Rules, registry: &Registry, accept: impl FnOnce(&str) -> Option<T>) -> Result<T, Option<Receipt>> {
     compile::with(rules, |c| {
         let Some(params) = c.params.as_ref() else { return Err(None) };
-        let ctx = Ctx { c, rules, registry, params, json_unclosed: Default::default(), closes: text::Closes::new(input) };
+        let ctx = Ctx { c, rules, registry, params, json_unclosed: Default::default(), closes: text::Closes::new(input), nameless: Default::default() };
         let (rewritten, first) = reading(&ctx, input);
         if let Some(got) = rewritten.and_then(|text| accept(&text)) {
             return Ok(got);
@@ -222,7 +225,7 @@ fn reading<'a>(ctx: &Ctx, input: &'a str) -> (Option<String>, Option<Found<'a>>)
 pub fn receipt_in(input: &str, spans: impl IntoIterator<Item = (usize, usize)>, rules: &Rules, registry: &Registry) -> Option<Receipt> {
     compile::with(rules, |c| {
         let params = c.params.as_ref()?;
-        let ctx = Ctx { c, rules, registry, params, json_unclosed: Default::default(), closes: text::Closes::new(input) };
+        let ctx = Ctx { c, rules, registry, params, json_unclosed: Default::default(), closes: text::Closes::new(input), nameless: Default::default() };
         for (from, to) in spans {
             let to = to.min(input.len());
             if from >= to || !input.is_char_boundary(from) || !input.is_char_boundary(to) {
@@ -448,6 +451,19 @@ fn read_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Opt
 fn json_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Option<Found<'a>> {
     if ctx.json_unclosed.get() {
         return None;
+    }
+    // Every block a `{` may open reads the same value first: one that names no call in any
+    // JSON family (no family's name key quoted, in any case) is read once, not once a family.
+    if ctx.c.blocks[bi].json_only {
+        if ctx.nameless.get() == Some((at, to)) {
+            return None;
+        }
+        if let Some(close) = ctx.closes.get(s, at, to) {
+            if !forms::may_name(&ctx.c.json_names, true, &s[at..close]) {
+                ctx.nameless.set(Some((at, to)));
+                return None;
+            }
+        }
     }
     let Some((calls, end, _)) = sequence_in(ctx, s, at, to, bi, false) else {
         // Only a value that runs to `to` unclosed can end in EOF: one that closes first
@@ -761,7 +777,7 @@ mod tests {
             let params = c.params.as_ref().unwrap();
             let mut kept = 0;
             for s in SAMPLES {
-                let ctx = Ctx { c, rules, registry: &registry, params, json_unclosed: Default::default(), closes: text::Closes::new(s) };
+                let ctx = Ctx { c, rules, registry: &registry, params, json_unclosed: Default::default(), closes: text::Closes::new(s), nameless: Default::default() };
                 let all = scan(&ctx, s, 0, s.len(), usize::MAX);
                 assert_eq!(scan(&ctx, s, 0, s.len(), 1).first().map(|b| (b.start, b.end)), all.first().map(|b| (b.start, b.end)), "{s}");
                 for b in all {
