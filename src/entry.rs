@@ -17,12 +17,6 @@ use crate::rules::Rules;
 use crate::scan::{self, Class, Classifier, Fence, Info, Line, Named, Registry};
 use crate::ParseOptions;
 
-fn rules_of(options: &ParseOptions) -> &Rules {
-    match &options.rules {
-        Some(r) => r,
-        None => Rules::builtin(),
-    }
-}
 
 /// A fence line as the walkers see it: a fence within the indentation limit that is not inline
 /// code (CommonMark: a backtick fence's info carries no backtick) and not a closer chained to an
@@ -150,7 +144,7 @@ fn judge<'a>(input: &'a str, lines: &[Line], from: usize, to: usize, options: &P
 /// never read as naked or unfenced operations (§naked-operation). The result has no text items
 /// and no turn-shape diagnostic: reasoning is a forensic source, not outside text.
 pub fn parse_reasoning<'a>(input: &'a str, options: &ParseOptions) -> ParseResult<'a> {
-    let rules = rules_of(options);
+    let rules = options.rules();
     let registry = Registry::new(rules, options.executors.as_deref());
     let cls = Classifier::new(rules, &registry);
     let lines = scan::lines(input);
@@ -275,7 +269,7 @@ pub fn operation_attempt(input: &str, options: &ParseOptions) -> Option<Attempt>
     if parsed.items.iter().any(|i| matches!(i, Item::Statement(_))) {
         return None;
     }
-    let rules = rules_of(options);
+    let rules = options.rules();
     let registry = Registry::new(rules, options.executors.as_deref());
     let cls = Classifier::new(rules, &registry);
     let lines = scan::lines(input);

@@ -58,6 +58,14 @@ pub struct ParseOptions {
 }
 
 impl ParseOptions {
+    /// The rule set these options name: the caller's, else the built-in one.
+    pub(crate) fn rules(&self) -> &Rules {
+        match &self.rules {
+            Some(r) => r,
+            None => Rules::builtin(),
+        }
+    }
+
     pub fn with_executors<I: IntoIterator<Item = S>, S: Into<String>>(executors: I) -> ParseOptions {
         ParseOptions { executors: Some(executors.into_iter().map(Into::into).collect()), rules: None }
     }
@@ -116,10 +124,7 @@ pub(crate) fn shortcuts() -> bool {
 
 /// Any entry, by tier.
 pub fn run<'a>(input: &'a str, options: &ParseOptions, entry: Entry) -> ParseResult<'a> {
-    let rules: &Rules = match &options.rules {
-        Some(r) => r,
-        None => Rules::builtin(),
-    };
+    let rules = options.rules();
     let registry = Registry::new(rules, options.executors.as_deref());
     let mut result = run_once(input, rules, &registry, entry);
     let has_statement = |r: &ParseResult| r.items.iter().any(|i| matches!(i, Item::Statement(_)));
@@ -321,22 +326,16 @@ pub enum ReadingPath {
 /// a measuring aid, not something to call per turn.
 #[doc(hidden)]
 pub fn reading_path(input: &str, options: &ParseOptions) -> ReadingPath {
-    let rules: &Rules = match &options.rules {
-        Some(r) => r,
-        None => Rules::builtin(),
-    };
+    let rules = options.rules();
     let registry = Registry::new(rules, options.executors.as_deref());
-    let has_statement = |r: &ParseResult| r.items.iter().any(|i| matches!(i, Item::Statement(_)));
-    if !has_statement(&run_once(input, rules, &registry, Entry::Parse)) && has_statement(&parse(input, options)) {
+    if run_once(input, rules, &registry, Entry::Parse).statements().next().is_none() && parse(input, options).statements().next().is_some() {
         return ReadingPath::Native;
     }
-    let one_pass = std::ptr::eq(rules, Rules::builtin())
-        && shortcuts()
-        && with_workspace(|ws| {
-            let cls = Classifier::new(rules, &registry);
-            scan::lines_into(input, &mut ws.lines);
-            clean_turn::read(input, rules, &cls, Entry::Parse, ws).is_some()
-        });
+    let one_pass = with_workspace(|ws| {
+        let cls = Classifier::new(rules, &registry);
+        scan::lines_into(input, &mut ws.lines);
+        read_clean(input, rules, &cls, Entry::Parse, ws).is_some()
+    });
     if one_pass {
         ReadingPath::OnePass
     } else {
@@ -346,10 +345,7 @@ pub fn reading_path(input: &str, options: &ParseOptions) -> ReadingPath {
 
 /// What the pairing search held at its widest on `input` (its bounds, observed).
 pub fn pairing_stats(input: &str, options: &ParseOptions) -> pair::Stats {
-    let rules: &Rules = match &options.rules {
-        Some(r) => r,
-        None => Rules::builtin(),
-    };
+    let rules = options.rules();
     let registry = Registry::new(rules, options.executors.as_deref());
     let cls = Classifier::new(rules, &registry);
     let mut ws = Workspace::default();
@@ -362,14 +358,22 @@ fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry
     with_workspace(|ws| run_in(input, rules, registry, entry, ws))
 }
 
+/// §fence-pairing: a clean turn read in one pass (built-in rule set, short-cuts on; see
+/// `clean_turn`), its lines already in `ws.lines`; `None` sends it to the general path.
+#[inline]
+fn read_clean<'a>(input: &'a str, rules: &Rules, cls: &Classifier, entry: Entry, ws: &mut Workspace) -> Option<ParseResult<'a>> {
+    if std::ptr::eq(rules, Rules::builtin()) && shortcuts() {
+        clean_turn::read(input, rules, cls, entry, ws)
+    } else {
+        None
+    }
+}
+
 fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, ws: &mut Workspace) -> ParseResult<'a> {
     let cls = Classifier::new(rules, registry);
     scan::lines_into(input, &mut ws.lines);
-    // §fence-pairing: a clean turn is read in one pass (built-in rule set, see `clean_turn`).
-    if std::ptr::eq(rules, Rules::builtin()) && shortcuts() {
-        if let Some(result) = clean_turn::read(input, rules, &cls, entry, ws) {
-            return result;
-        }
+    if let Some(result) = read_clean(input, rules, &cls, entry, ws) {
+        return result;
     }
     scan_input(input, rules, &cls, ws);
     pair::pair_into(rules, &rules.facts, &ws.plines, &mut ws.pair);

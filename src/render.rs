@@ -320,7 +320,7 @@ pub fn frame(heading: &str, body: Option<&str>, taught_width: usize) -> String {
 /// The tier and executors a rendered statement is read back under: the caller's executors (a
 /// body's fence line names a runtime only when it is registered) plus the statement's own.
 fn read_back_options(s: &Statement, options: &ParseOptions) -> (ParseOptions, Entry) {
-    let rules = rules_of(options);
+    let rules = options.rules();
     let mut executors = options.executors.clone().unwrap_or_else(|| rules.tables.executors.default.clone());
     if let Head::Runtime(r) = &s.head {
         if !executors.iter().any(|e| e == r) {
@@ -334,12 +334,6 @@ fn read_back_options(s: &Statement, options: &ParseOptions) -> (ParseOptions, En
     (ParseOptions { executors: Some(executors), rules: options.rules.clone() }, entry)
 }
 
-fn rules_of(options: &ParseOptions) -> &Rules {
-    match &options.rules {
-        Some(r) => r,
-        None => Rules::builtin(),
-    }
-}
 
 /// Whether `text` reads back as exactly `s` (positions aside) and draws nothing worse than
 /// `floor` diagnostics; returns the diagnostics it drew.
@@ -375,7 +369,7 @@ pub fn stringify_with(s: &Statement, options: &ParseOptions) -> String {
 /// One statement; `last`: nothing follows it, so a message that only reads back when it runs to
 /// the end of the text may be written that way.
 fn render_one(s: &Statement, options: &ParseOptions, last: bool, min_width: usize) -> String {
-    let rules = rules_of(options);
+    let rules = options.rules();
     let taught = (rules.tables.fence.taught_width as usize).max(min_width);
     let body = body_text(s);
     let candidates = heading_candidates(s);
@@ -464,7 +458,7 @@ pub fn stringify_all_with<'a, 's: 'a>(statements: impl IntoIterator<Item = &'a S
 
 /// Whether a rendered program reads back as `list`, in order (positions aside).
 fn program_reads_back(text: &str, list: &[&Statement], options: &ParseOptions) -> bool {
-    let rules = rules_of(options);
+    let rules = options.rules();
     let mut executors = options.executors.clone().unwrap_or_else(|| rules.tables.executors.default.clone());
     let mut entry = Entry::Statements;
     for s in list {

@@ -39,12 +39,6 @@ use crate::rules::Rules;
 use crate::scan::{self, Class, Classifier, Fence, Info, Named, Registry};
 use crate::ParseOptions;
 
-fn rules_of(options: &ParseOptions) -> &Rules {
-    match &options.rules {
-        Some(r) => r,
-        None => Rules::builtin(),
-    }
-}
 
 /// Where the provisional reading stands at the start of the next line.
 #[derive(Debug, Clone)]
@@ -156,7 +150,7 @@ pub struct StreamParser {
 
 impl StreamParser {
     pub fn new(options: ParseOptions) -> StreamParser {
-        let markers = Markers::new(rules_of(&options));
+        let markers = Markers::new(options.rules());
         StreamParser {
             options,
             markers,
@@ -221,7 +215,7 @@ impl StreamParser {
     /// Reads every line completed since the last chunk.
     fn advance(&mut self) {
         let options = self.options.clone();
-        let rules = rules_of(&options);
+        let rules = options.rules();
         let registry = Registry::new(rules, options.executors.as_deref());
         let cls = Classifier::new(rules, &registry);
         while let Some(off) = memchr::memchr(b'\n', &self.text.as_bytes()[self.done..]) {
@@ -414,7 +408,7 @@ impl StreamParser {
             return 0;
         }
         // A column-zero name still being written, or written whole (a naked or unfenced line).
-        let rules = rules_of(&self.options);
+        let rules = self.options.rules();
         let registry = Registry::new(rules, self.options.executors.as_deref());
         let b = p.as_bytes();
         let mut n = 0;
