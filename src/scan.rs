@@ -137,12 +137,18 @@ pub fn line_at(input: &str, n: usize) -> Option<Line> {
 /// Bit `k` set where `chunk[k]` is a newline.
 #[inline]
 fn newline_mask(chunk: &[u8; 64]) -> u64 {
+    byte_mask(chunk, b'\n')
+}
+
+/// Bit `k` set where `chunk[k]` is `byte`.
+#[inline]
+pub fn byte_mask(chunk: &[u8; 64], byte: u8) -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
         // SAFETY: SSE2 is part of the x86_64 baseline; each load reads 16 of the 64 bytes.
         unsafe {
-            let nl = _mm_set1_epi8(b'\n' as i8);
+            let nl = _mm_set1_epi8(byte as i8);
             let mut mask = 0u64;
             for k in 0..4 {
                 let v = _mm_loadu_si128(chunk.as_ptr().add(16 * k) as *const __m128i);
@@ -155,10 +161,23 @@ fn newline_mask(chunk: &[u8; 64]) -> u64 {
     {
         let mut mask = 0u64;
         for (k, &b) in chunk.iter().enumerate() {
-            mask |= u64::from(b == b'\n') << k;
+            mask |= u64::from(b == byte) << k;
         }
         mask
     }
+}
+
+/// The 64 bytes of `bytes` from `at`, zero-padded past its end (a zero byte matches no byte
+/// a mask is asked for here).
+#[inline]
+pub fn chunk_padded(bytes: &[u8], at: usize) -> [u8; 64] {
+    if let Some(c) = bytes.get(at..at + 64) {
+        return c.try_into().expect("64 bytes");
+    }
+    let mut pad = [0u8; 64];
+    let n = bytes.len().saturating_sub(at).min(64);
+    pad[..n].copy_from_slice(&bytes[at..at + n]);
+    pad
 }
 
 /// The first `needle` in `hay`, for haystacks that are one heading, slot or tag: below 32 bytes a

@@ -330,6 +330,13 @@ pub(crate) struct Compiled {
     /// Every JSON form's name keys, matched in any case: a value that quotes none of them
     /// names a call in no JSON family, so the blocks a `{` may open are refused together.
     pub json_names: Vec<String>,
+    /// The openings less each spelling that opens JSON-only blocks alone, with the blocks each
+    /// kept spelling opens: the scanner of an emission that quotes no name key anywhere (nor
+    /// writes an escape, [`super::forms::may_name`] over all of it), where every such block is
+    /// refused, so the scan passes over its `{` and `[` without stopping. `None` when no
+    /// spelling drops, or when a block a JSON value opens is not JSON-only (its reading could
+    /// hang on what a dropped block's reading leaves, `json_unclosed`).
+    pub unnamed: Option<(Markers, Vec<Vec<usize>>)>,
 }
 
 static BUILTIN: OnceLock<Compiled> = OnceLock::new();
@@ -484,11 +491,18 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
     }
     let pats: Vec<&str> = spellings.iter().map(|(s, _)| s.as_str()).collect();
     let openings = Markers::scanner(&pats);
+    let refused_unnamed = |b: &Block| b.opening == Opening::Json && b.json_only;
+    let kept: Vec<&(String, Vec<usize>)> = spellings.iter().filter(|(_, v)| !v.iter().all(|&b| refused_unnamed(&blocks[b]))).collect();
+    let json_blocks_json_only = blocks.iter().filter(|b| b.opening == Opening::Json).all(|b| b.json_only);
+    let unnamed = (json_blocks_json_only && kept.len() < spellings.len()).then(|| {
+        let pats: Vec<&str> = kept.iter().map(|(s, _)| s.as_str()).collect();
+        (Markers::scanner(&pats), kept.iter().map(|(_, v)| v.clone()).collect())
+    });
     let opens = spellings.into_iter().map(|(_, v)| v).collect();
     let keys = rules.tables.native_parameters.as_ref().map(super::map::Keys::new).unwrap_or_default();
     json_names.sort_by_key(|k| k.to_ascii_lowercase());
     json_names.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
-    Compiled { blocks, openings, opens, params: rules.tables.native_parameters.clone(), keys, json_names }
+    Compiled { blocks, openings, opens, params: rules.tables.native_parameters.clone(), keys, json_names, unnamed }
 }
 
 #[cfg(test)]

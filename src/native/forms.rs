@@ -110,13 +110,54 @@ fn may_name_call(j: &NativeJson, v: &str) -> bool {
 
 /// Whether `v` holds one of `keys` as a quoted string (in any ASCII case with `any_case`), or
 /// an escape that could spell one.
+///
+/// Asked of every JSON value in outside text, and of a whole emission at its first one
+/// (`Ctx::unnamed_openings`): the quotes are found 64 bytes at a time as a bit mask, and a key
+/// of length `L` can stand only between two quotes `L + 1` apart, so only such pairs are
+/// compared (JSON text holds a quote every few bytes).
 pub(crate) fn may_name(keys: &[String], any_case: bool, v: &str) -> bool {
     let b = v.as_bytes();
-    if crate::scan::find_byte(b'\\', b).is_some() {
+    if memchr::memchr(b'\\', b).is_some() {
         return true;
     }
-    // A plain byte loop: in JSON the quotes stand a few bytes apart, where a memchr restart
-    // per quote costs more than it skips.
+    let quoted_at = |q: usize, k: &[u8]| {
+        let rest = &b[q + 1..];
+        rest.len() > k.len() && rest[k.len()] == b'"' && if any_case { rest[..k.len()].eq_ignore_ascii_case(k) } else { &rest[..k.len()] == k }
+    };
+    let quotes_at = |at: usize| crate::scan::byte_mask(&crate::scan::chunk_padded(b, at), b'"');
+    let mut next = quotes_at(0);
+    let mut base = 0;
+    while base < b.len() {
+        let quotes = next;
+        next = if base + 64 < b.len() { quotes_at(base + 64) } else { 0 };
+        if quotes == 0 {
+            base += 64;
+            continue;
+        }
+        for k in keys.iter().map(String::as_bytes) {
+            // Bit `i`: a quote at `base + i` and another right after a key's length (in this
+            // chunk or the next); a key too long for the mask is compared at every quote.
+            let d = k.len() + 1;
+            let mut pairs = if d < 64 { quotes & (quotes >> d | next << (64 - d)) } else { quotes };
+            while pairs != 0 {
+                if quoted_at(base + pairs.trailing_zeros() as usize, k) {
+                    return true;
+                }
+                pairs &= pairs - 1;
+            }
+        }
+        base += 64;
+    }
+    false
+}
+
+/// [`may_name`] byte by byte, as it read before the quote masks (kept to check them).
+#[cfg(test)]
+pub(crate) fn may_name_by_bytes(keys: &[String], any_case: bool, v: &str) -> bool {
+    let b = v.as_bytes();
+    if b.contains(&b'\\') {
+        return true;
+    }
     b.iter().enumerate().any(|(q, &c)| {
         if c != b'"' {
             return false;

@@ -168,6 +168,38 @@ struct Ctx<'a> {
     /// A JSON value known to quote no name key of any JSON family, by its opening byte and
     /// bound: each JSON-only block it may open is refused without reading it again.
     nameless: std::cell::Cell<Option<(usize, usize)>>,
+    /// The emission read, and whether it quotes a name key of a JSON family anywhere (or writes
+    /// an escape), asked at its first JSON opening: when not, no JSON value in it names a call.
+    input: &'a str,
+    json_named: std::cell::Cell<Option<bool>>,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(c: &'a Compiled, rules: &'a Rules, registry: &'a Registry<'a>, params: &'a NativeParameters, input: &'a str) -> Ctx<'a> {
+        Ctx { c, rules, registry, params, json_unclosed: Default::default(), closes: text::Closes::new(input), nameless: Default::default(), input, json_named: Default::default() }
+    }
+
+    /// The scanner to go on with when `blocks` (those an opening in `s` may open) are refused
+    /// because no JSON value of `s` can name a call: the openings without such spellings.
+    fn unnamed_openings(&self, s: &str, blocks: &[usize]) -> Option<&'a (compile::Markers, Vec<Vec<usize>>)> {
+        let unnamed = self.c.unnamed.as_ref()?;
+        if !blocks.iter().all(|&b| self.c.blocks[b].opening == Opening::Json && self.c.blocks[b].json_only) {
+            return None;
+        }
+        let named = if std::ptr::eq(s, self.input) {
+            match self.json_named.get() {
+                Some(n) => n,
+                None => {
+                    let n = forms::may_name(&self.c.json_names, true, s);
+                    self.json_named.set(Some(n));
+                    n
+                }
+            }
+        } else {
+            forms::may_name(&self.c.json_names, true, s)
+        };
+        (!named).then_some(unnamed)
+    }
 }
 
 impl Ctx<'_> {
@@ -180,7 +212,7 @@ impl Ctx<'_> {
 pub fn read(input: &str, rules: &Rules, registry: &Registry) -> NativeReading {
     compile::with(rules, |c| {
         let Some(params) = c.params.as_ref() else { return NativeReading::default() };
-        let ctx = Ctx { c, rules, registry, params, json_unclosed: Default::default(), closes: text::Closes::new(input), nameless: Default::default() };
+        let ctx = Ctx::new(c, rules, registry, params, input);
         let (rewritten, first) = reading(&ctx, input);
         NativeReading { rewritten, receipt: first.map(|b| receipt_of(&ctx, input, &b)) }
     })
@@ -192,7 +224,7 @@ pub fn read(input: &str, rules: &Rules, registry: &Registry) -> NativeReading {
 pub fn read_then<T>(input: &str, rules: &Rules, registry: &Registry, accept: impl FnOnce(&str) -> Option<T>) -> Result<T, Option<Receipt>> {
     compile::with(rules, |c| {
         let Some(params) = c.params.as_ref() else { return Err(None) };
-        let ctx = Ctx { c, rules, registry, params, json_unclosed: Default::default(), closes: text::Closes::new(input), nameless: Default::default() };
+        let ctx = Ctx::new(c, rules, registry, params, input);
         let (rewritten, first) = reading(&ctx, input);
         if let Some(got) = rewritten.and_then(|text| accept(&text)) {
             return Ok(got);
@@ -225,7 +257,7 @@ fn reading<'a>(ctx: &Ctx, input: &'a str) -> (Option<String>, Option<Found<'a>>)
 pub fn receipt_in(input: &str, spans: impl IntoIterator<Item = (usize, usize)>, rules: &Rules, registry: &Registry) -> Option<Receipt> {
     compile::with(rules, |c| {
         let params = c.params.as_ref()?;
-        let ctx = Ctx { c, rules, registry, params, json_unclosed: Default::default(), closes: text::Closes::new(input), nameless: Default::default() };
+        let ctx = Ctx::new(c, rules, registry, params, input);
         for (from, to) in spans {
             let to = to.min(input.len());
             if from >= to || !input.is_char_boundary(from) || !input.is_char_boundary(to) {
@@ -368,8 +400,17 @@ fn scan<'a>(ctx: &Ctx, s: &'a str, from: usize, to: usize, most: usize) -> Vec<F
     // The next quotation, looked up again only once the scan passes its start; `None` once
     // no quotation is left.
     let mut quote: Option<Option<(usize, usize)>> = None;
+    let (mut openings, mut opens) = (&ctx.c.openings, &ctx.c.opens);
     while pos < to {
-        let Some((m0, _, pat)) = ctx.c.openings.find(s, pos, to) else { break };
+        let Some((m0, _, pat)) = openings.find(s, pos, to) else { break };
+        // Where no JSON value can name a call, the JSON openings open nothing: the scan goes on
+        // from here without them (JSON in prose and code costs no quotation search, no read).
+        if std::ptr::eq(openings, &ctx.c.openings) {
+            if let Some((fewer, their)) = ctx.unnamed_openings(s, &opens[pat]) {
+                (openings, opens) = (fewer, their);
+                continue;
+            }
+        }
         if quote.map(|q| q.map(|q| q.0 < pos).unwrap_or(false)).unwrap_or(true) {
             quote = Some(next_quotation(s, pos, to));
         }
@@ -380,7 +421,7 @@ fn scan<'a>(ctx: &Ctx, s: &'a str, from: usize, to: usize, most: usize) -> Vec<F
                 continue;
             }
         }
-        match open_block(ctx, s, m0, to, &ctx.c.opens[pat]) {
+        match open_block(ctx, s, m0, to, &opens[pat]) {
             Some(b) => {
                 pos = b.end.max(m0 + 1);
                 out.push(b);
@@ -741,6 +782,57 @@ mod tests {
         });
     }
 
+    /// §native-tool-calls: JSON in prose and code opens no block when the emission quotes no
+    /// JSON family's name key, so the scan passes its `{` and `[` by; it finds every block the
+    /// scan that reads each value finds, markup after such JSON included, and the same receipt.
+    #[test]
+    fn native_tool_calls_scan_past_json_naming_nothing_finds_what_reading_each_value_finds() {
+        let rules = Rules::builtin();
+        let registry = Registry::new(rules, None);
+        let extra: &[&str] = &[
+            "Logged {\"path\":\"worker:///a.md\",\"logTokens\":4} then\n<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"READ\">\n<｜DSML｜parameter name=\"path\">a</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+            "[1, 2] and {\"a\": [3]}\n<function_calls>\n<invoke name=\"WAIT\">\n</invoke>\n</function_calls>\n[TOOL_CALLS]",
+            "```json\n{\"query\": \"x\"}\n```\n<tool_call>READ (a.md)</tool_call>",
+            "{\"unclosed\": [1, 2,\n<invoke name=\"READ\"><parameter name=\"path\">c</parameter></invoke>",
+            "{\"eof\": true} and [\"a\",\"b\"] with {\"Name\": \"sh\"}",
+            "{\"cmd\": \"ls\"} {\"ACTION\": \"READ\"}",
+            "{\"path\": \"a\\\\b\"} {\"x\": 1}",
+        ];
+        compile::with(rules, |c| {
+            let params = c.params.as_ref().unwrap();
+            assert!(c.unnamed.is_some(), "the built-in families drop the JSON openings from the unnamed scanner");
+            let (mut passed, mut found) = (0, 0);
+            for s in SAMPLES.iter().chain(extra) {
+                let fast = Ctx::new(c, rules, &registry, params, s);
+                // Told the emission may name a call, the scan reads every JSON value as before.
+                let each = Ctx::new(c, rules, &registry, params, s);
+                each.json_named.set(Some(true));
+                let spans = |b: Vec<Found>| b.iter().map(|b| (b.start, b.end, b.calls.len())).collect::<Vec<_>>();
+                let got = spans(scan(&fast, s, 0, s.len(), usize::MAX));
+                assert_eq!(got, spans(scan(&each, s, 0, s.len(), usize::MAX)), "{s}");
+                passed += usize::from(fast.json_named.get() == Some(false));
+                found += usize::from(fast.json_named.get() == Some(false) && !got.is_empty());
+                assert_eq!(receipt_in(s, [(0, s.len())], rules, &registry), scan(&each, s, 0, s.len(), 1).first().map(|b| receipt_of(&each, s, b)), "{s}");
+            }
+            assert!(passed >= 4 && found >= 3, "the samples pass JSON by ({passed}), and find markup after it ({found})");
+        });
+    }
+
+    /// §native-tool-calls: the name-key search over quote masks answers what the byte loop
+    /// answers, for values across 64-byte chunks, keys in any case, escapes, and keys too long
+    /// for a mask.
+    #[test]
+    fn native_tool_calls_name_key_search_agrees_with_the_byte_loop() {
+        let keys: Vec<String> = ["name", "op", "action", "cmd", &"k".repeat(70)].iter().map(|k| k.to_string()).collect();
+        const PIECES: &[&str] = &["\"", "name", "NaMe", "op", "cmd", "action", "x", " ", ": ", "{", "}", "\\", "é", "kkkkkkkkkk", "\"\"", "abcdefghijklmnopqrstuvwxyz0123456789"];
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(20_000).with_max_len(160).for_each(|bytes: &Vec<u8>| {
+            let v: String = bytes.iter().map(|b| PIECES[*b as usize % PIECES.len()]).collect();
+            for (n, any_case) in [(4, true), (4, false), (5, true), (1, false)] {
+                assert_eq!(forms::may_name(&keys[..n], any_case, &v), forms::may_name_by_bytes(&keys[..n], any_case, &v), "{v:?} {n} {any_case}");
+            }
+        });
+    }
+
     /// §native-tool-call-receipt: `read_then` hands `accept` the rewrite `read` gives, and when
     /// `accept` refuses it (or there is none) gives `read`'s receipt.
     #[test]
@@ -777,7 +869,7 @@ mod tests {
             let params = c.params.as_ref().unwrap();
             let mut kept = 0;
             for s in SAMPLES {
-                let ctx = Ctx { c, rules, registry: &registry, params, json_unclosed: Default::default(), closes: text::Closes::new(s), nameless: Default::default() };
+                let ctx = Ctx::new(c, rules, &registry, params, s);
                 let all = scan(&ctx, s, 0, s.len(), usize::MAX);
                 assert_eq!(scan(&ctx, s, 0, s.len(), 1).first().map(|b| (b.start, b.end)), all.first().map(|b| (b.start, b.end)), "{s}");
                 for b in all {
