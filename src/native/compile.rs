@@ -332,7 +332,7 @@ pub(crate) struct Compiled {
     pub json_names: Vec<String>,
     /// The openings less each spelling that opens JSON-only blocks alone, with the blocks each
     /// kept spelling opens: the scanner of an emission that quotes no name key anywhere (nor
-    /// writes an escape, [`super::forms::may_name`] over all of it), where every such block is
+    /// writes a `\u` escape, [`super::forms::may_name_anywhere`]), where every such block is
     /// refused, so the scan passes over its `{` and `[` without stopping. `None` when no
     /// spelling drops, or when a block a JSON value opens is not JSON-only (its reading could
     /// hang on what a dropped block's reading leaves, `json_unclosed`).

@@ -110,16 +110,30 @@ fn may_name_call(j: &NativeJson, v: &str) -> bool {
 
 /// Whether `v` holds one of `keys` as a quoted string (in any ASCII case with `any_case`), or
 /// an escape that could spell one.
+pub(crate) fn may_name(keys: &[String], any_case: bool, v: &str) -> bool {
+    memchr::memchr(b'\\', v.as_bytes()).is_some() || quotes_key(keys, any_case, v.as_bytes())
+}
+
+/// Whether any JSON value in the emission `s` may name a call, for keys matched in any case:
+/// [`may_name`] over all of `s`, less its rule that every escape may spell a key. A key holding
+/// no byte an escape other than `\u` writes (a quote, a backslash, a slash, a control byte) can
+/// be spelled only by `\u` escapes or as written; so only a `\u` in the emission, or a key
+/// quoted as written, may name a call (code full of `\n` and regex escapes names none).
+pub(crate) fn may_name_anywhere(keys: &[String], s: &str) -> bool {
+    let escaped = |k: &String| k.bytes().any(|c| matches!(c, b'"' | b'\\' | b'/') || c < 0x20);
+    if keys.iter().any(escaped) {
+        return may_name(keys, true, s);
+    }
+    memchr::memmem::find(s.as_bytes(), b"\\u").is_some() || quotes_key(keys, true, s.as_bytes())
+}
+
+/// Whether `b` holds one of `keys` between two quotes (in any ASCII case with `any_case`).
 ///
 /// Asked of every JSON value in outside text, and of a whole emission at its first one
 /// (`Ctx::unnamed_openings`): the quotes are found 64 bytes at a time as a bit mask, and a key
 /// of length `L` can stand only between two quotes `L + 1` apart, so only such pairs are
 /// compared (JSON text holds a quote every few bytes).
-pub(crate) fn may_name(keys: &[String], any_case: bool, v: &str) -> bool {
-    let b = v.as_bytes();
-    if memchr::memchr(b'\\', b).is_some() {
-        return true;
-    }
+fn quotes_key(keys: &[String], any_case: bool, b: &[u8]) -> bool {
     let quoted_at = |q: usize, k: &[u8]| {
         let rest = &b[q + 1..];
         rest.len() > k.len() && rest[k.len()] == b'"' && if any_case { rest[..k.len()].eq_ignore_ascii_case(k) } else { &rest[..k.len()] == k }

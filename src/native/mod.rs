@@ -168,8 +168,8 @@ struct Ctx<'a> {
     /// A JSON value known to quote no name key of any JSON family, by its opening byte and
     /// bound: each JSON-only block it may open is refused without reading it again.
     nameless: std::cell::Cell<Option<(usize, usize)>>,
-    /// The emission read, and whether it quotes a name key of a JSON family anywhere (or writes
-    /// an escape), asked at its first JSON opening: when not, no JSON value in it names a call.
+    /// The emission read, and whether a JSON value in it may name a call (it quotes a JSON
+    /// family's name key, or writes a `\u` escape), asked at its first JSON opening.
     input: &'a str,
     json_named: std::cell::Cell<Option<bool>>,
 }
@@ -190,13 +190,13 @@ impl<'a> Ctx<'a> {
             match self.json_named.get() {
                 Some(n) => n,
                 None => {
-                    let n = forms::may_name(&self.c.json_names, true, s);
+                    let n = forms::may_name_anywhere(&self.c.json_names, s);
                     self.json_named.set(Some(n));
                     n
                 }
             }
         } else {
-            forms::may_name(&self.c.json_names, true, s)
+            forms::may_name_anywhere(&self.c.json_names, s)
         };
         (!named).then_some(unnamed)
     }
@@ -796,7 +796,9 @@ mod tests {
             "{\"unclosed\": [1, 2,\n<invoke name=\"READ\"><parameter name=\"path\">c</parameter></invoke>",
             "{\"eof\": true} and [\"a\",\"b\"] with {\"Name\": \"sh\"}",
             "{\"cmd\": \"ls\"} {\"ACTION\": \"READ\"}",
-            "{\"path\": \"a\\\\b\"} {\"x\": 1}",
+            "{\"path\": \"a\\\\b\"} {\"x\": 1}\n<tool_call>READ (a.md)</tool_call>",
+            "{\"n\\u0061me\": \"READ\", \"arguments\": {\"path\": \"a\"}}",
+            "grep -E \"a\\|b\" and {\"op\\u0020\": 1} then [{\"na\\/me\": \"READ\"}]",
         ];
         compile::with(rules, |c| {
             let params = c.params.as_ref().unwrap();
@@ -816,6 +818,53 @@ mod tests {
             }
             assert!(passed >= 4 && found >= 3, "the samples pass JSON by ({passed}), and find markup after it ({found})");
         });
+    }
+
+    /// §native-tool-calls: a JSON value may name a call only where a name key stands quoted as
+    /// written or a `\u` escape may spell one; other escapes spell no key, unless a key holds a
+    /// byte they write. Over JSON-like text, any object key a JSON reading finds equal to a name
+    /// key (in any case) is seen.
+    #[test]
+    fn native_tool_calls_json_names_a_call_only_through_quoted_keys_or_unicode_escapes() {
+        let keys = |ks: &[&str]| ks.iter().map(|k| k.to_string()).collect::<Vec<String>>();
+        let rows: &[(&[&str], &str, bool)] = &[
+            (&["name"], r#"{"path": "a\\b", "x": "\n"} grep -E "a\|b""#, false),
+            (&["name"], r#"{"NAME": "READ"}"#, true),
+            (&["name"], r#"{"n\u0061me": "READ"}"#, true),
+            (&["name"], r#"{"name : 1} {"nam" "e"}"#, false),
+            (&["name"], "no json at all", false),
+            (&["tool/name"], r#"{"tool\/name": "READ"}"#, true),
+            (&["tool/name"], r#"{"x": "a\\b"}"#, true),
+            (&["op", "cmd"], r#"{"Cmd": "ls"}"#, true),
+        ];
+        for (ks, s, named) in rows {
+            assert_eq!(forms::may_name_anywhere(&keys(ks), s), *named, "{s}");
+        }
+        let names = keys(&["name", "op", "tool/name"]);
+        fn has_key(v: &Value, names: &[String]) -> bool {
+            match v {
+                Value::Object(m) => m.iter().any(|(k, v)| names.iter().any(|n| n.eq_ignore_ascii_case(k)) || has_key(v, names)),
+                Value::Array(a) => a.iter().any(|v| has_key(v, names)),
+                _ => false,
+            }
+        }
+        // Objects whose keys are built of pieces of keys, escapes among them.
+        const PIECES: &[&str] = &["name", "NaMe", "op", "n", "ame", "na", "me", "\\u0061", "\\u006E", "\\u006e", "\\n", "\\\\", "\\/", "tool", "/", "x", "O", "p"];
+        let mut named = 0;
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(30_000).with_max_len(12).for_each(|bytes: &Vec<u8>| {
+            let keys: Vec<String> = bytes.chunks(3).map(|c| c.iter().map(|b| PIECES[*b as usize % PIECES.len()]).collect()).collect();
+            let fields: Vec<String> = keys.iter().enumerate().map(|(i, k)| if i % 2 == 0 { format!("\"{k}\": 1") } else { format!("\"x\": [{{\"{k}\": \"v\"}}]") }).collect();
+            let s = format!("{{{}}}", fields.join(", "));
+            let v: Value = serde_json::from_str(&s).expect("the pieces write JSON");
+            // With a key an escape other than `\u` may spell, and with keys none may.
+            for keys in [&names[..], &names[..2]] {
+                if has_key(&v, keys) {
+                    named += 1;
+                    assert!(forms::may_name_anywhere(keys, &s), "{s} {keys:?}");
+                }
+            }
+        });
+        assert!(named > 20, "the pieces make named objects ({named})");
     }
 
     /// §native-tool-calls: the name-key search over quote masks answers what the byte loop
