@@ -111,7 +111,7 @@ fn may_name_call(j: &NativeJson, v: &str) -> bool {
 /// Whether `v` holds one of `keys` as a quoted string (in any ASCII case with `any_case`), or
 /// an escape that could spell one.
 pub(crate) fn may_name(keys: &[String], any_case: bool, v: &str) -> bool {
-    memchr::memchr(b'\\', v.as_bytes()).is_some() || quotes_key(keys, any_case, v.as_bytes())
+    names_in(keys, any_case, v.as_bytes(), Escapes::Any)
 }
 
 /// Whether any JSON value in the emission `s` may name a call, for keys matched in any case:
@@ -121,43 +121,59 @@ pub(crate) fn may_name(keys: &[String], any_case: bool, v: &str) -> bool {
 /// quoted as written, may name a call (code full of `\n` and regex escapes names none).
 pub(crate) fn may_name_anywhere(keys: &[String], s: &str) -> bool {
     let escaped = |k: &String| k.bytes().any(|c| matches!(c, b'"' | b'\\' | b'/') || c < 0x20);
-    if keys.iter().any(escaped) {
-        return may_name(keys, true, s);
-    }
-    memchr::memmem::find(s.as_bytes(), b"\\u").is_some() || quotes_key(keys, true, s.as_bytes())
+    let escapes = if keys.iter().any(escaped) { Escapes::Any } else { Escapes::U };
+    names_in(keys, true, s.as_bytes(), escapes)
 }
 
-/// Whether `b` holds one of `keys` between two quotes (in any ASCII case with `any_case`).
+/// Which escapes may spell a key: any, or only `\u` (a `\\u` counts too: the test stays a
+/// superset).
+#[derive(Clone, Copy, PartialEq)]
+enum Escapes {
+    Any,
+    U,
+}
+
+/// Whether `b` holds one of `keys` between two quotes (in any ASCII case with `any_case`), or
+/// an escape that may spell one.
 ///
 /// Asked of every JSON value in outside text, and of a whole emission at its first one
-/// (`Ctx::unnamed_openings`): the quotes are found 64 bytes at a time as a bit mask, and a key
-/// of length `L` can stand only between two quotes `L + 1` apart, so only such pairs are
-/// compared (JSON text holds a quote every few bytes).
-fn quotes_key(keys: &[String], any_case: bool, b: &[u8]) -> bool {
+/// (`Ctx::unnamed_openings`): the quotes and backslashes are found 64 bytes at a time as bit
+/// masks, and a key of length `L` can stand only between two quotes `L + 1` apart, so only such
+/// pairs are compared (JSON text holds a quote every few bytes).
+fn names_in(keys: &[String], any_case: bool, b: &[u8], escapes: Escapes) -> bool {
     let quoted_at = |q: usize, k: &[u8]| {
         let rest = &b[q + 1..];
         rest.len() > k.len() && rest[k.len()] == b'"' && if any_case { rest[..k.len()].eq_ignore_ascii_case(k) } else { &rest[..k.len()] == k }
     };
-    let quotes_at = |at: usize| crate::scan::byte_mask(&crate::scan::chunk_padded(b, at), b'"');
-    let mut next = quotes_at(0);
+    let chunk = |at: usize| crate::scan::chunk_padded(b, at);
+    let mut next = crate::scan::byte_mask(&chunk(0), b'"');
     let mut base = 0;
     while base < b.len() {
+        let c = chunk(base);
         let quotes = next;
-        next = if base + 64 < b.len() { quotes_at(base + 64) } else { 0 };
-        if quotes == 0 {
-            base += 64;
-            continue;
+        next = if base + 64 < b.len() { crate::scan::byte_mask(&chunk(base + 64), b'"') } else { 0 };
+        let mut slashes = crate::scan::byte_mask(&c, b'\\');
+        if slashes != 0 && escapes == Escapes::Any {
+            return true;
         }
-        for k in keys.iter().map(String::as_bytes) {
-            // Bit `i`: a quote at `base + i` and another right after a key's length (in this
-            // chunk or the next); a key too long for the mask is compared at every quote.
-            let d = k.len() + 1;
-            let mut pairs = if d < 64 { quotes & (quotes >> d | next << (64 - d)) } else { quotes };
-            while pairs != 0 {
-                if quoted_at(base + pairs.trailing_zeros() as usize, k) {
-                    return true;
+        while slashes != 0 {
+            if b.get(base + slashes.trailing_zeros() as usize + 1) == Some(&b'u') {
+                return true;
+            }
+            slashes &= slashes - 1;
+        }
+        if quotes != 0 {
+            for k in keys.iter().map(String::as_bytes) {
+                // Bit `i`: a quote at `base + i` and another right after a key's length (in this
+                // chunk or the next); a key too long for the mask is compared at every quote.
+                let d = k.len() + 1;
+                let mut pairs = if d < 64 { quotes & (quotes >> d | next << (64 - d)) } else { quotes };
+                while pairs != 0 {
+                    if quoted_at(base + pairs.trailing_zeros() as usize, k) {
+                        return true;
+                    }
+                    pairs &= pairs - 1;
                 }
-                pairs &= pairs - 1;
             }
         }
         base += 64;
