@@ -5,11 +5,14 @@
 //!
 //! The headline table takes the inputs round after round, one parse each, so consecutive turns
 //! take different paths through the code, as a runtime's turns do. A second table repeats each
-//! input [`HOT_REPS`] times before the next: the cost of a parse with its code already cached.
-//! A last table groups the turns by the path `parse` reads them by (`reading_path`: one pass,
-//! general, native markup), each group timed alone and again with a round of the other groups'
-//! turns run before each of its rounds, untimed: the difference is the refetch of the code the
-//! other paths evicted, which is where the headline table's gap to the warm one goes.
+//! input [`HOT_REPS`] times before the next: the cost of a parse with its code, its data and the
+//! branch history of that very input in the machine. A last table groups the turns by the path
+//! `parse` reads them by (`reading_path`: one pass, general, native markup), each group timed
+//! alone and again with a round of the other groups' turns run before each of its rounds,
+//! untimed: the difference is what a path pays once other parsing has run. That is where the
+//! headline table's gap to the warm one goes; it follows the work the other turns did, not the
+//! size of their code (flushing the instruction cache and the branch targets between rounds
+//! costs almost nothing), so it reads as branch-predictor state trained on other text.
 //!
 //! `cargo bench --bench throughput` (corpus from `$PLURNK_SHARED/corpus`, default `../shared`;
 //! seconds each runner spends per table, in interleaved slices, from `PLURNK_BENCH_SECS`, default 2). No
@@ -170,9 +173,9 @@ fn mb_per_s(bytes: usize, spent: Duration) -> f64 {
 const HOT_REPS: usize = 64;
 
 /// [`throughput`] with each input parsed [`HOT_REPS`] times in a row before the next, every runner
-/// taking its turn on one input before the next input: the code and data a parse needs stay in
-/// the caches, so the figure is the work a parse does, without what the cache refetches when
-/// the turns take different paths (which the interleaved table includes).
+/// taking its turn on one input before the next input: the code, the data and the branch
+/// history a parse needs stay in the machine, so the figure is the work a parse does, without
+/// what it pays when the turns before it ran other paths (which the interleaved table includes).
 fn throughput_hot(inputs: &[&str], secs: f64, fs: &mut [&mut dyn FnMut(&str)]) -> Vec<f64> {
     let bytes: usize = inputs.iter().map(|s| s.len()).sum();
     let mut spent = vec![Duration::ZERO; fs.len()];
@@ -241,7 +244,8 @@ fn main() {
     println!("| memchr newline pass | {floor:.1} | {:.2}x |", floor / peer);
 
     // The same inputs, each parsed over and over before the next: what a parse costs with its
-    // code in the cache. The gap between the two tables is what the interleaved runs refetch.
+    // code in the cache. The gap between the two tables is what the interleaved runs pay for
+    // the other turns parsed between.
     let r = throughput_hot(&inputs, secs, &mut [&mut plurnk, &mut pulldown]);
     println!();
     println!("the same inputs, each parsed {HOT_REPS} times in a row before the next (caches warm for each)");
