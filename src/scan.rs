@@ -71,9 +71,7 @@ macro_rules! split_lines {
         // The last, short chunk is masked from a zero-padded copy (a zero byte is no newline):
         // most turns are a few hundred bytes, where `memchr`'s per-call dispatch costs more.
         if base < bytes.len() {
-            let mut pad = [0u8; 64];
-            pad[..bytes.len() - base].copy_from_slice(&bytes[base..]);
-            let mut mask: u64 = $mask(&pad);
+            let mut mask: u64 = $mask(&chunk_padded(bytes, base));
             while mask != 0 {
                 push(base + mask.trailing_zeros() as usize, &mut start);
                 mask &= mask - 1;

@@ -317,6 +317,14 @@ pub(crate) struct Block {
     pub json_only: bool,
 }
 
+impl Block {
+    /// Opened by a JSON value and read only as JSON calls: refused wherever no value of the
+    /// emission can name a call (the spellings [`Compiled::unnamed`] drops open only these).
+    pub(crate) fn json_call_only(&self) -> bool {
+        self.opening == Opening::Json && self.json_only
+    }
+}
+
 /// Every family compiled: one automaton over every opening spelling.
 #[derive(Debug)]
 pub(crate) struct Compiled {
@@ -491,8 +499,7 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
     }
     let pats: Vec<&str> = spellings.iter().map(|(s, _)| s.as_str()).collect();
     let openings = Markers::scanner(&pats);
-    let refused_unnamed = |b: &Block| b.opening == Opening::Json && b.json_only;
-    let kept: Vec<&(String, Vec<usize>)> = spellings.iter().filter(|(_, v)| !v.iter().all(|&b| refused_unnamed(&blocks[b]))).collect();
+    let kept: Vec<&(String, Vec<usize>)> = spellings.iter().filter(|(_, v)| !v.iter().all(|&b| blocks[b].json_call_only())).collect();
     let json_blocks_json_only = blocks.iter().filter(|b| b.opening == Opening::Json).all(|b| b.json_only);
     let unnamed = (json_blocks_json_only && kept.len() < spellings.len()).then(|| {
         let pats: Vec<&str> = kept.iter().map(|(s, _)| s.as_str()).collect();

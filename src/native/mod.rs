@@ -183,7 +183,7 @@ impl<'a> Ctx<'a> {
     /// because no JSON value of `s` can name a call: the openings without such spellings.
     fn unnamed_openings(&self, s: &str, blocks: &[usize]) -> Option<&'a (compile::Markers, Vec<Vec<usize>>)> {
         let unnamed = self.c.unnamed.as_ref()?;
-        if !blocks.iter().all(|&b| self.c.blocks[b].opening == Opening::Json && self.c.blocks[b].json_only) {
+        if !blocks.iter().all(|&b| self.c.blocks[b].json_call_only()) {
             return None;
         }
         let named = if std::ptr::eq(s, self.input) {
