@@ -12,7 +12,9 @@
 //! untimed: the difference is what a path pays once other parsing has run. That is where the
 //! headline table's gap to the warm one goes; it follows the work the other turns did, not the
 //! size of their code (flushing the instruction cache and the branch targets between rounds
-//! costs almost nothing), so it reads as branch-predictor state trained on other text.
+//! costs almost nothing), so it reads as branch-predictor state trained on other text. The
+//! interleaved rounds are then run once more with each parse timed on its own, to show which
+//! turns, by path and one by one, spend the time beyond pulldown-cmark's.
 //!
 //! `cargo bench --bench throughput` (corpus from `$PLURNK_SHARED/corpus`, default `../shared`;
 //! seconds each runner spends per table, in interleaved slices, from `PLURNK_BENCH_SECS`, default 2). No
@@ -164,6 +166,32 @@ fn throughput_after(timed: &[&str], before: &[&str], secs: f64, fs: &mut [&mut d
     spent.iter().map(|&s| mb_per_s(bytes * rounds, s)).collect()
 }
 
+/// [`throughput`]'s rounds with every parse timed on its own: for each input, the seconds each
+/// runner spends on it per round. The runners take turns round by round.
+fn time_each(inputs: &[&str], secs: f64, fs: &mut [&mut dyn FnMut(&str)]) -> Vec<Vec<f64>> {
+    let mut spent = vec![vec![0.0; fs.len()]; inputs.len()];
+    let mut total = vec![0.0; fs.len()];
+    let mut rounds = 0usize;
+    while total.iter().any(|&s| s < secs) {
+        for (k, f) in fs.iter_mut().enumerate() {
+            for (i, input) in inputs.iter().enumerate() {
+                let t = Instant::now();
+                f(input);
+                let dt = t.elapsed().as_secs_f64();
+                spent[i][k] += dt;
+                total[k] += dt;
+            }
+        }
+        rounds += 1;
+    }
+    for row in &mut spent {
+        for v in row.iter_mut() {
+            *v /= rounds as f64;
+        }
+    }
+    spent
+}
+
 /// Megabytes per second for `bytes` parsed in `spent`.
 fn mb_per_s(bytes: usize, spent: Duration) -> f64 {
     bytes as f64 / spent.as_secs_f64() / 1e6
@@ -299,6 +327,34 @@ fn main() {
         );
     }
     println!("| all (the first table) | {} | {total} | {ours:.1} | {peer:.1} | {:.2}x | | | |", inputs.len(), ours / peer);
+
+    // The first table's rounds again, each parse timed on its own (a clock read on each side of
+    // every parse, paid by both runners alike): which turns the time beyond pulldown-cmark's is
+    // spent on, summed by path, and the turns spending most of it.
+    let each = time_each(&inputs, secs, &mut [&mut plurnk, &mut pulldown]);
+    let excess_all: f64 = each.iter().map(|t| t[0] - t[1]).sum();
+    println!();
+    println!("where the interleaved rounds' time goes: each parse timed on its own, µs per round of all turns");
+    println!("| turns | count | plurnk-parser µs | pulldown-cmark µs | difference µs | share of the difference | ratio |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for (path, name) in paths {
+        let (o, q, n) = each.iter().zip(&path_of).filter(|(_, p)| **p == path).fold((0.0, 0.0, 0), |a, (t, _)| (a.0 + t[0], a.1 + t[1], a.2 + 1));
+        if n > 0 {
+            println!("| {name} | {n} | {:.1} | {:.1} | {:+.1} | {:.0}% | {:.2}x |", o * 1e6, q * 1e6, (o - q) * 1e6, 100.0 * (o - q) / excess_all, q / o);
+        }
+    }
+    let (o, q) = each.iter().fold((0.0, 0.0), |a, t| (a.0 + t[0], a.1 + t[1]));
+    println!("| all | {} | {:.1} | {:.1} | {:+.1} | 100% | {:.2}x |", inputs.len(), o * 1e6, q * 1e6, (o - q) * 1e6, q / o);
+    let mut worst: Vec<usize> = (0..inputs.len()).collect();
+    worst.sort_by(|&a, &b| (each[b][0] - each[b][1]).total_cmp(&(each[a][0] - each[a][1])));
+    println!();
+    println!("the turns spending the most beyond pulldown-cmark (corpus line, 0-based)");
+    println!("| line | bytes | path | plurnk-parser µs | pulldown-cmark µs | difference µs |");
+    println!("|---:|---:|---|---:|---:|---:|");
+    for &k in worst.iter().take(8) {
+        let name = paths.iter().find(|p| p.0 == path_of[k]).map_or("", |p| p.1);
+        println!("| {k} | {} | {name} | {:.2} | {:.2} | {:+.2} |", inputs[k].len(), each[k][0] * 1e6, each[k][1] * 1e6, (each[k][0] - each[k][1]) * 1e6);
+    }
 
     let prose_text = prose(1_000_000);
     let one = [prose_text.as_str()];
