@@ -1044,7 +1044,9 @@ fn kept_body<'a>(ctx: &Ctx<'a, '_>, kind: BodyKind, text: Option<Cow<'a, str>>, 
 }
 
 /// The head of native operation `index`: its name borrows the built-in rule set; a caller's
-/// rule set may be dropped first.
+/// rule set may be dropped first. Inlined: returned through memory, the head was written field
+/// by field and read back at once in wider loads, a store-forwarding stall on every statement.
+#[inline(always)]
 fn op_head(ctx: &Ctx<'_, '_>, index: usize, name: &str, shape: Shape) -> Head {
     let name = match ctx.rules.as_builtin() {
         Some(b) => Cow::Borrowed(b.op(index).name.as_str()),

@@ -129,8 +129,10 @@ pub(super) fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, posi
 }
 
 /// Selection `sel` of the heading: its target (escapes decoded, §path-syntax) and its scope read
-/// under `domain` (advisories to `notes`).
+/// under `domain` (advisories to `notes`). Inlined for the reason [`super::op_head`] is: its
+/// result, written piecewise and copied out whole, stalled the load that read it back.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn selection<'a>(ctx: &Ctx<'_, '_>, line: &'a str, line_no: u32, sel: &((usize, usize), Option<ScopeTok>), domain: ScopeDomain, named: Named, position: Position, notes: &mut Vec<ParseError>) -> Result<(Target<'a>, Option<LineMarker>), Refusal> {
     let &((s, e), scope) = sel;
     let marks = target::SlotMarks::of(&line[s..e]);
