@@ -73,8 +73,8 @@ build "$2" B
 echo "pair | A MB/s | A ratio | B MB/s | B ratio | B - A"
 for k in $(seq 1 "$N"); do
   if [ $((k % 2)) -eq 1 ]; then a="$(run A)"; b="$(run B)"; else b="$(run B)"; a="$(run A)"; fi
-  set -- $a; ao=$1 ar=$3
-  set -- $b; bo=$1 br=$3
+  read -r ao _ ar <<< "$a"
+  read -r bo _ br <<< "$b"
   echo "$k $ao $ar $bo $br" >> "$WORK/pairs"
   awk -v k="$k" -v ao="$ao" -v ar="$ar" -v bo="$bo" -v br="$br" 'BEGIN {printf "%d | %.1f | %.4f | %.1f | %.4f | %+.4f\n", k, ao, ar, bo, br, br - ar}'
 done
