@@ -358,6 +358,26 @@ fn main() {
         println!("| {k} | {} | {name} | {:.2} | {:.2} | {:+.2} |", inputs[k].len(), each[k][0] * 1e6, each[k][1] * 1e6, (each[k][0] - each[k][1]) * 1e6);
     }
 
+    // What one path's turns cost another's: the one-pass turns timed in rounds of their own,
+    // with each other path's turns added, and among every turn (the rounds above). A path whose
+    // figure grows pays for the other turns' presence; pulldown-cmark's figure on the same turns
+    // says how much of that is the gap.
+    println!();
+    println!("the one-pass turns, each parse timed on its own: alone, with each other path's turns in the rounds, and among every turn (µs per round)");
+    println!("| rounds of | plurnk-parser µs | pulldown-cmark µs | difference µs |");
+    println!("|---|---:|---:|---:|");
+    let one_pass = |each: &[Vec<f64>], set: &[usize]| set.iter().zip(each).filter(|(k, _)| path_of[**k] == ReadingPath::OnePass).fold((0.0, 0.0), |a, (_, t)| (a.0 + t[0], a.1 + t[1]));
+    let rows = [("one-pass turns alone", None), ("one-pass and general-path turns", Some(ReadingPath::General)), ("one-pass and native-markup turns", Some(ReadingPath::Native))];
+    for (name, with) in rows {
+        let set: Vec<usize> = (0..inputs.len()).filter(|&k| path_of[k] == ReadingPath::OnePass || Some(path_of[k]) == with).collect();
+        let turns: Vec<&str> = set.iter().map(|&k| inputs[k]).collect();
+        let (o, q) = one_pass(&time_each(&turns, secs, &mut [&mut plurnk, &mut pulldown]), &set);
+        println!("| {name} | {:.1} | {:.1} | {:+.1} |", o * 1e6, q * 1e6, (o - q) * 1e6);
+    }
+    let all: Vec<usize> = (0..inputs.len()).collect();
+    let (o, q) = one_pass(&each, &all);
+    println!("| every turn (above) | {:.1} | {:.1} | {:+.1} |", o * 1e6, q * 1e6, (o - q) * 1e6);
+
     let prose_text = prose(1_000_000);
     let one = [prose_text.as_str()];
     let r = plurnk_parser::parse(&prose_text, &ParseOptions::default());
