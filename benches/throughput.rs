@@ -114,16 +114,32 @@ fn prose(size: usize) -> String {
 /// their MB/s. The runners take turns in slices of about 20 ms, so a machine whose speed drifts
 /// (a shared or virtual host) slows every runner alike instead of whichever ran at the bad moment.
 fn throughput(inputs: &[&str], secs: f64, fs: &mut [&mut dyn FnMut(&str)]) -> Vec<f64> {
+    throughput_sliced(inputs, secs, SLICE, fs)
+}
+
+/// How long each runner of [`throughput`] runs before the next takes its turn, in seconds.
+const SLICE: f64 = 0.02;
+
+/// [`throughput`] with slices of about `slice` seconds each.
+fn throughput_sliced(inputs: &[&str], secs: f64, slice: f64, fs: &mut [&mut dyn FnMut(&str)]) -> Vec<f64> {
     let bytes: usize = inputs.iter().map(|s| s.len()).sum();
-    // A warm-up round each, timed, to size the slices.
+    // A warm-up round each, untimed, then a timed round to size the slices. The first round of
+    // this parser builds its rule tables and automata (about a millisecond, once per process):
+    // timed, it would cut this parser's slices to a few rounds while the others' keep their length,
+    // and every switch between runners costs the runner switched to until its branch history
+    // is trained again (up to 10 ms for this parser), so its figure would carry more switches
+    // (the slice table shows what a switch costs).
     let batch: Vec<usize> = fs
         .iter_mut()
         .map(|f| {
+            for i in inputs {
+                f(i);
+            }
             let t = Instant::now();
             for i in inputs {
                 f(i);
             }
-            (0.02 / t.elapsed().as_secs_f64().max(1e-9)).ceil().max(1.0) as usize
+            (slice / t.elapsed().as_secs_f64().max(1e-9)).ceil().max(1.0) as usize
         })
         .collect();
     let mut spent = vec![Duration::ZERO; fs.len()];
@@ -281,6 +297,19 @@ fn main() {
     println!("|---|---:|---:|");
     println!("| plurnk-parser `parse` | {:.1} | {:.2}x |", r[0], r[0] / r[1]);
     println!("| pulldown-cmark (events) | {:.1} | 1.00x |", r[1]);
+
+    // The first table's rounds with the runners taking turns in shorter and longer slices:
+    // every switch costs the runner switched to the branch history it trained on its own
+    // rounds, lost while the other ran, and this parser takes more rounds to train it again
+    // than pulldown-cmark. The shorter the slices, the more of each runner's time is that.
+    println!();
+    println!("the first table's rounds with the runners switching after slices of other lengths");
+    println!("| slice | plurnk-parser MB/s | pulldown-cmark MB/s | ratio |");
+    println!("|---:|---:|---:|---:|");
+    for slice in [0.002, SLICE, 0.2] {
+        let r = throughput_sliced(&inputs, secs, slice, &mut [&mut plurnk, &mut pulldown]);
+        println!("| {:.0} ms | {:.1} | {:.1} | {:.2}x |", slice * 1e3, r[0], r[1], r[0] / r[1]);
+    }
 
     // Where the gap lies: short turns pay the per-parse and per-statement costs, long ones the
     // per-byte costs.
