@@ -44,43 +44,88 @@ pub fn lines_into(input: &str, out: &mut Vec<Line>) {
     split_portable(bytes, out);
 }
 
-/// The line split over 64-byte newline masks, with the mask function `$mask`. Lines of a model
-/// turn are short (tens of bytes), where one `memchr` call per line costs more than the search:
-/// 64 bytes at a time become a bit mask of their newlines, and each set bit is a line end. One
-/// body for both mask functions, so the AVX2 copy and the portable one cannot drift apart.
+/// The line split over 64-byte masks, with the mask function `$mask` (newlines, carriage
+/// returns). Lines of a model turn are short (tens of bytes), where one `memchr` call per line
+/// costs more than the search: 64 bytes at a time become bit masks, and each set newline bit is
+/// a line end. One body for both mask functions, so the AVX2 copy and the portable one cannot
+/// drift apart.
+///
+/// A chunk's first [`EAGER`] line ends are written whether or not it has that many (a slot past
+/// the count is written over later), so the usual chunk of one or two line ends costs no
+/// branch on how many it has: a loop over the bits would end at a different count every chunk,
+/// a branch the predictor learns only by memorising the input, and loses whenever other code
+/// has run. A CRLF is read from the carriage-return mask, not by a load and compare per line.
 macro_rules! split_lines {
     ($bytes:expr, $out:expr, $mask:expr) => {{
         let bytes: &[u8] = $bytes;
         let out: &mut Vec<Line> = $out;
         let mut start = 0;
-        let mut push = |nl: usize, start: &mut usize| {
-            let end = if nl > *start && bytes[nl - 1] == b'\r' { nl - 1 } else { nl };
-            out.push(Line { start: *start, end, next: nl + 1 });
-            *start = nl + 1;
-        };
+        // Bit 63 of the last chunk's carriage returns: a CR ending one chunk before an LF
+        // starting the next.
+        let mut cr_carry = 0u64;
         let mut base = 0;
         while bytes.len() - base >= 64 {
             // SAFETY: `base + 64 <= bytes.len()`.
-            let mut mask: u64 = $mask(unsafe { chunk_at(bytes, base) });
-            while mask != 0 {
-                push(base + mask.trailing_zeros() as usize, &mut start);
-                mask &= mask - 1;
-            }
+            let (nl, cr): (u64, u64) = $mask(unsafe { chunk_at(bytes, base) });
+            emit_lines(out, nl, cr << 1 | cr_carry, base, &mut start);
+            cr_carry = cr >> 63;
             base += 64;
         }
-        // The last, short chunk is masked from a zero-padded copy (a zero byte is no newline):
+        // The last, short chunk is masked from a zero-padded copy (a zero byte is neither):
         // most turns are a few hundred bytes, where `memchr`'s per-call dispatch costs more.
         if base < bytes.len() {
-            let mut mask: u64 = $mask(&chunk_padded(bytes, base));
-            while mask != 0 {
-                push(base + mask.trailing_zeros() as usize, &mut start);
-                mask &= mask - 1;
-            }
+            let (nl, cr): (u64, u64) = $mask(&chunk_padded(bytes, base));
+            emit_lines(out, nl, cr << 1 | cr_carry, base, &mut start);
         }
         if start < bytes.len() || out.is_empty() {
             out.push(Line { start, end: bytes.len(), next: bytes.len() });
         }
     }};
+}
+
+/// How many line ends of a chunk [`emit_lines`] writes without a branch on their count.
+const EAGER: usize = 4;
+
+/// Appends the lines ending in one 64-byte chunk at `base`: `nl` has a bit per newline,
+/// `cr_before` a bit where the byte before is a carriage return. `start` is where the next line
+/// starts, moved past the chunk's last newline.
+#[inline(always)]
+fn emit_lines(out: &mut Vec<Line>, nl: u64, cr_before: u64, base: usize, start: &mut usize) {
+    let n = nl.count_ones() as usize;
+    out.reserve(EAGER.max(n));
+    let len = out.len();
+    let mut m = nl;
+    let mut s = *start;
+    let p = out.as_mut_ptr();
+    for k in 0..EAGER {
+        // Past the last set bit `tz` is 64: the slot is written and left out of the length.
+        let tz = m.trailing_zeros() as usize;
+        let at = base + tz;
+        let cr = ((cr_before >> (tz & 63)) & 1) as usize;
+        // SAFETY: `reserve` left room for `EAGER` lines past `len`.
+        unsafe { p.add(len + k).write(Line { start: s, end: at - cr, next: at + 1 }) };
+        s = at + 1;
+        m &= m.wrapping_sub(1);
+    }
+    if n > EAGER {
+        // A chunk of many short lines: the rest one by one.
+        let mut k = EAGER;
+        while m != 0 {
+            let tz = m.trailing_zeros() as usize;
+            let at = base + tz;
+            let cr = ((cr_before >> tz) & 1) as usize;
+            // SAFETY: `reserve` left room for `n` lines past `len`.
+            unsafe { p.add(len + k).write(Line { start: s, end: at - cr, next: at + 1 }) };
+            s = at + 1;
+            m &= m.wrapping_sub(1);
+            k += 1;
+        }
+    }
+    // SAFETY: the first `n` slots past `len` are written.
+    unsafe { out.set_len(len + n) };
+    // The next line starts after the chunk's last newline, if it has one.
+    let last = base + 64 - nl.leading_zeros() as usize;
+    *start = if nl != 0 { last } else { *start };
 }
 
 /// The 64 bytes of `bytes` from `at`, without a bounds check.
@@ -96,7 +141,7 @@ unsafe fn chunk_at(bytes: &[u8], at: usize) -> &[u8; 64] {
 
 /// The split with SSE2 masks (or a byte loop off x86_64).
 fn split_portable(bytes: &[u8], out: &mut Vec<Line>) {
-    split_lines!(bytes, out, newline_mask)
+    split_lines!(bytes, out, |c: &[u8; 64]| (newline_mask(c), byte_mask(c, b'\r')))
 }
 
 /// The split with AVX2 masks.
@@ -110,10 +155,10 @@ unsafe fn split_avx2(bytes: &[u8], out: &mut Vec<Line>) {
         use std::arch::x86_64::{__m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_set1_epi8};
         // SAFETY: AVX2 is enabled on this function; each load reads 32 of the 64 bytes.
         unsafe {
-            let nl = _mm256_set1_epi8(b'\n' as i8);
-            let lo = _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_loadu_si256(c.as_ptr() as *const __m256i), nl)) as u32 as u64;
-            let hi = _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_loadu_si256(c.as_ptr().add(32) as *const __m256i), nl)) as u32 as u64;
-            lo | hi << 32
+            let (a, b) = (_mm256_loadu_si256(c.as_ptr() as *const __m256i), _mm256_loadu_si256(c.as_ptr().add(32) as *const __m256i));
+            let (nl, cr) = (_mm256_set1_epi8(b'\n' as i8), _mm256_set1_epi8(b'\r' as i8));
+            let bits = |v| _mm256_movemask_epi8(v) as u32 as u64;
+            (bits(_mm256_cmpeq_epi8(a, nl)) | bits(_mm256_cmpeq_epi8(b, nl)) << 32, bits(_mm256_cmpeq_epi8(a, cr)) | bits(_mm256_cmpeq_epi8(b, cr)) << 32)
         }
     })
 }
