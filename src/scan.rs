@@ -84,7 +84,7 @@ macro_rules! split_lines {
 }
 
 /// How many line ends of a chunk [`emit_lines`] writes without a branch on their count.
-const EAGER: usize = 4;
+const EAGER: usize = 6;
 
 /// Appends the lines ending in one 64-byte chunk at `base`: `nl` has a bit per newline,
 /// `cr_before` a bit where the byte before is a carriage return. `start` is where the next line
