@@ -428,6 +428,22 @@ pub struct ClassTables {
     fence_first: [bool; 256],
     /// The one-byte fence characters: the bytes a fence run can be made of.
     fence_char: [bool; 256],
+    /// For a line's first byte, the bytes that may follow it in an operation's or executor's
+    /// name (a bit set in `name_second`, slot 0 empty): a line whose first two bytes begin no
+    /// name is text without its first word being read, as most prose lines starting with an
+    /// operation's first letter are. A word's end differs from line to line, so reading it is a
+    /// branch the predictor cannot learn but by memorising the text.
+    name_slot: [u16; 256],
+    name_second: Vec<[u64; 4]>,
+}
+
+impl ClassTables {
+    /// Whether a name of the rule set or the registry may start with `b0` then `b1`.
+    #[inline]
+    fn may_start_name(&self, b0: u8, b1: u8) -> bool {
+        let set = &self.name_second[self.name_slot[b0 as usize] as usize];
+        set[(b1 >> 6) as usize] >> (b1 & 63) & 1 != 0
+    }
 }
 
 impl<'r> Classifier<'r> {
@@ -495,7 +511,35 @@ impl ClassTables {
         }
         // An indent may precede a fence (§indented-fences).
         may_matter[b' ' as usize] = true;
-        ClassTables { ops_upper_first, exec_first, may_matter, fence_first, fence_char }
+        let mut name_slot = [0u16; 256];
+        let mut name_second = vec![[0u64; 4]];
+        let mut pair = |b0: u8, b1: u8| {
+            if name_slot[b0 as usize] == 0 {
+                name_slot[b0 as usize] = name_second.len() as u16;
+                name_second.push([0; 4]);
+            }
+            name_second[name_slot[b0 as usize] as usize][(b1 >> 6) as usize] |= 1 << (b1 & 63);
+        };
+        // A one-byte name may be followed by any byte that ends it.
+        let mut name = |n: &[u8], cases: bool| {
+            let variants = |b: u8| if cases { [b.to_ascii_lowercase(), b.to_ascii_uppercase()] } else { [b, b] };
+            for b0 in variants(n[0]) {
+                match n.get(1) {
+                    Some(&b1) => variants(b1).into_iter().for_each(|b1| pair(b0, b1)),
+                    None => (0..=255u8).filter(|&b| !rules.is_name_byte(b)).for_each(|b1| pair(b0, b1)),
+                }
+            }
+        };
+        for op in &rules.tables.operations {
+            name(op.name.as_bytes(), false);
+        }
+        let cases = rules.tables.executors.case_insensitive;
+        for n in registry.names.iter().map(String::as_str).chain(rules.tables.executors.aliases.iter().map(|a| a.spelling.as_str())) {
+            if !n.is_empty() {
+                name(n.as_bytes(), cases);
+            }
+        }
+        ClassTables { ops_upper_first, exec_first, may_matter, fence_first, fence_char, name_slot, name_second }
     }
 }
 
@@ -638,6 +682,9 @@ impl<'r> Classifier<'r> {
     /// A column-zero line beginning with an operation or executor name.
     fn column_zero_name(&self, text: &str) -> Class {
         let b = text.as_bytes();
+        if b.len() >= 2 && !self.tables.may_start_name(b[0], b[1]) {
+            return Class::Text;
+        }
         let end = self.name_end(b, 0);
         if end == 0 {
             return Class::Text;
@@ -952,6 +999,44 @@ mod tests {
         assert_eq!(classify("\t```"), Class::Text, "§indented-fences");
         assert_eq!(classify("``"), Class::Text);
         assert_eq!(classify("```foo```"), Class::Text, "inline code");
+    }
+
+    /// §unfenced-operation: the two-byte test a column-zero line passes before its first word
+    /// is read turns away no line whose word names an operation or executor, for the built-in
+    /// registry, a case-sensitive one and one with a one-byte name.
+    #[test]
+    fn unfenced_operation_first_two_bytes_turn_away_no_name() {
+        let rules = Rules::builtin();
+        let lists: Vec<Option<Vec<String>>> = vec![None, Some(vec!["node".into(), "R".into(), "py3".into()])];
+        for list in &lists {
+            let reg = Registry::new(rules, list.as_deref());
+            let c = Classifier::new(rules, &reg);
+            let mut names: Vec<String> = rules.tables.operations.iter().map(|o| o.name.clone()).collect();
+            names.extend(reg.names.iter().cloned());
+            names.extend(rules.tables.executors.aliases.iter().map(|a| a.spelling.clone()));
+            let mut passed = 0;
+            for b0 in 0..=255u8 {
+                for b1 in 0..=255u8 {
+                    let line = [b0, b1, b' ', b'('];
+                    let Ok(text) = std::str::from_utf8(&line) else { continue };
+                    let end = c.name_end(line.as_slice(), 0);
+                    let names_one = end > 0 && c.resolve(&text[..end]).is_some();
+                    if names_one {
+                        assert!(c.tables.may_start_name(b0, b1), "{text:?} names an operation or executor but is turned away");
+                        passed += 1;
+                    }
+                }
+            }
+            // Every name of two bytes or one is among them, in each case the registry allows.
+            assert!(passed >= names.iter().filter(|n| n.len() <= 2).count(), "{list:?}: {passed}");
+            for n in names.iter().filter(|n| c.resolve(n).is_some()) {
+                let line = format!("{n} (x)");
+                assert_ne!(c.classify(&line), Class::Text, "{line:?}");
+            }
+        }
+        assert_eq!(classify("Let me READ it"), Class::Text);
+        assert_eq!(classify("READING (x)"), Class::Text);
+        assert!(matches!(classify("SH (x)"), Class::Unfenced(Named::Exec(_))));
     }
 
     #[test]
