@@ -610,6 +610,12 @@ impl<'r> Classifier<'r> {
         }
         // `b[indent]` is `ch`: the run is counted from the byte after it.
         let mut j = indent + 1;
+        // Where eight bytes remain (a heading and its slots), the run's end is read from a word:
+        // a byte loop's exit comes at a different byte from line to line.
+        if let Some(w) = b.get(j..j + 8) {
+            let x = u64::from_le_bytes(w.try_into().expect("eight bytes")) ^ (u64::from(ch) * 0x0101_0101_0101_0101);
+            j += x.trailing_zeros() as usize / 8;
+        }
         while j < b.len() && b[j] == ch {
             j += 1;
         }
@@ -984,6 +990,25 @@ mod tests {
                 want.pop();
             }
             assert_eq!(got, want, "cut at {cut}");
+        }
+    }
+
+    /// §operation-fences: a fence's width is its whole run, however long the run and whatever
+    /// (or nothing) follows it on the line.
+    #[test]
+    fn operation_fences_width_is_the_whole_run() {
+        for ch in ['`', '~'] {
+            for width in 3..20 {
+                for indent in ["", "  "] {
+                    for rest in ["", "READ (a.md)", " x", "sh", "aaaaaaaaaaaaaaaa"] {
+                        let line = format!("{indent}{}{rest}", ch.to_string().repeat(width));
+                        match classify(&line) {
+                            Class::Fence(f) => assert_eq!(f.width as usize, width, "{line:?}"),
+                            other => assert!(ch == '`' && !rest.is_empty(), "{line:?} read as {other:?}"),
+                        }
+                    }
+                }
+            }
         }
     }
 
