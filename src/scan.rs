@@ -37,12 +37,27 @@ pub fn lines_into(input: &str, out: &mut Vec<Line>) {
         // most of its parse (the detection is one cached load after the first call).
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2.
-            unsafe { split_avx2(bytes, out) };
+            unsafe {
+                if bytes.len() >= LONG_INPUT {
+                    split_avx2::<true>(bytes, out)
+                } else {
+                    split_avx2::<false>(bytes, out)
+                }
+            };
             return;
         }
     }
-    split_portable(bytes, out);
+    if bytes.len() >= LONG_INPUT {
+        split_portable::<true>(bytes, out)
+    } else {
+        split_portable::<false>(bytes, out)
+    }
 }
+
+/// The input length from which the split passes over chunks that end no line (see
+/// `emit_lines`): well above a model turn's (a few kilobytes), where a long prose answer's
+/// chunks are mostly inside its paragraphs.
+const LONG_INPUT: usize = 32 * 1024;
 
 /// The line split over 64-byte masks, with the mask function `$mask` (newlines, carriage
 /// returns). Lines of a model turn are short (tens of bytes), where one `memchr` call per line
@@ -56,7 +71,7 @@ pub fn lines_into(input: &str, out: &mut Vec<Line>) {
 /// a branch the predictor learns only by memorising the input, and loses whenever other code
 /// has run. A CRLF is read from the carriage-return mask, not by a load and compare per line.
 macro_rules! split_lines {
-    ($bytes:expr, $out:expr, $mask:expr) => {{
+    ($bytes:expr, $out:expr, $long:expr, $mask:expr) => {{
         let bytes: &[u8] = $bytes;
         let out: &mut Vec<Line> = $out;
         let mut start = 0;
@@ -67,7 +82,7 @@ macro_rules! split_lines {
         while bytes.len() - base >= 64 {
             // SAFETY: `base + 64 <= bytes.len()`.
             let (nl, cr): (u64, u64) = $mask(unsafe { chunk_at(bytes, base) });
-            emit_lines(out, nl, cr << 1 | cr_carry, base, &mut start);
+            emit_lines::<{ $long }>(out, nl, cr << 1 | cr_carry, base, &mut start);
             cr_carry = cr >> 63;
             base += 64;
         }
@@ -75,7 +90,7 @@ macro_rules! split_lines {
         // most turns are a few hundred bytes, where `memchr`'s per-call dispatch costs more.
         if base < bytes.len() {
             let (nl, cr): (u64, u64) = $mask(&chunk_padded(bytes, base));
-            emit_lines(out, nl, cr << 1 | cr_carry, base, &mut start);
+            emit_lines::<{ $long }>(out, nl, cr << 1 | cr_carry, base, &mut start);
         }
         if start < bytes.len() || out.is_empty() {
             out.push(Line { start, end: bytes.len(), next: bytes.len() });
@@ -90,7 +105,13 @@ const EAGER: usize = 6;
 /// `cr_before` a bit where the byte before is a carriage return. `start` is where the next line
 /// starts, moved past the chunk's last newline.
 #[inline(always)]
-fn emit_lines(out: &mut Vec<Line>, nl: u64, cr_before: u64, base: usize, start: &mut usize) {
+fn emit_lines<const LONG: bool>(out: &mut Vec<Line>, nl: u64, cr_before: u64, base: usize, start: &mut usize) {
+    // In a long input, most chunks lie inside a long line (prose) and end none: they are
+    // passed over. In a turn, chunks with and without a line end mix, and the branch would
+    // cost more than the writes it saves.
+    if LONG && nl == 0 {
+        return;
+    }
     let n = nl.count_ones() as usize;
     out.reserve(EAGER.max(n));
     let len = out.len();
@@ -140,8 +161,8 @@ unsafe fn chunk_at(bytes: &[u8], at: usize) -> &[u8; 64] {
 }
 
 /// The split with SSE2 masks (or a byte loop off x86_64).
-fn split_portable(bytes: &[u8], out: &mut Vec<Line>) {
-    split_lines!(bytes, out, |c: &[u8; 64]| (newline_mask(c), byte_mask(c, b'\r')))
+fn split_portable<const LONG: bool>(bytes: &[u8], out: &mut Vec<Line>) {
+    split_lines!(bytes, out, LONG, |c: &[u8; 64]| (newline_mask(c), byte_mask(c, b'\r')))
 }
 
 /// The split with AVX2 masks.
@@ -150,8 +171,8 @@ fn split_portable(bytes: &[u8], out: &mut Vec<Line>) {
 /// The CPU must support AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn split_avx2(bytes: &[u8], out: &mut Vec<Line>) {
-    split_lines!(bytes, out, |c: &[u8; 64]| {
+unsafe fn split_avx2<const LONG: bool>(bytes: &[u8], out: &mut Vec<Line>) {
+    split_lines!(bytes, out, LONG, |c: &[u8; 64]| {
         use std::arch::x86_64::{__m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_set1_epi8};
         // SAFETY: AVX2 is enabled on this function; each load reads 32 of the 64 bytes.
         unsafe {
@@ -936,15 +957,22 @@ mod tests {
         for c in &cases {
             let want = naive_lines(c);
             let mut got = Vec::new();
-            split_portable(c.as_bytes(), &mut got);
+            split_portable::<false>(c.as_bytes(), &mut got);
             assert_eq!(got, want, "portable split of {c:?}");
+            let mut got = Vec::new();
+            split_portable::<true>(c.as_bytes(), &mut got);
+            assert_eq!(got, want, "portable split (long input) of {c:?}");
             assert_eq!(lines(c), want, "lines() of {c:?}");
             #[cfg(target_arch = "x86_64")]
             if std::arch::is_x86_feature_detected!("avx2") {
                 let mut got = Vec::new();
                 // SAFETY: the CPU has AVX2.
-                unsafe { split_avx2(c.as_bytes(), &mut got) };
+                unsafe { split_avx2::<false>(c.as_bytes(), &mut got) };
                 assert_eq!(got, want, "AVX2 split of {c:?}");
+                let mut got = Vec::new();
+                // SAFETY: the CPU has AVX2.
+                unsafe { split_avx2::<true>(c.as_bytes(), &mut got) };
+                assert_eq!(got, want, "AVX2 split (long input) of {c:?}");
             }
         }
     }
