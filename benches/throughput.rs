@@ -307,8 +307,10 @@ fn main() {
     println!("| slice | plurnk-parser MB/s | pulldown-cmark MB/s | ratio |");
     println!("|---:|---:|---:|---:|");
     for slice in [0.002, SLICE, 0.2] {
-        let r = throughput_sliced(&inputs, secs, slice, &mut [&mut plurnk, &mut pulldown]);
-        println!("| {:.0} ms | {:.1} | {:.1} | {:.2}x |", slice * 1e3, r[0], r[1], r[0] / r[1]);
+        // The first table is the 20 ms row.
+        let r = if slice == SLICE { vec![ours, peer] } else { throughput_sliced(&inputs, secs, slice, &mut [&mut plurnk, &mut pulldown]) };
+        let note = if slice == SLICE { " (the first table)" } else { "" };
+        println!("| {:.0} ms{note} | {:.1} | {:.1} | {:.2}x |", slice * 1e3, r[0], r[1], r[0] / r[1]);
     }
 
     // Where the gap lies: short turns pay the per-parse and per-statement costs, long ones the

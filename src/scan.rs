@@ -118,29 +118,23 @@ fn emit_lines<const LONG: bool>(out: &mut Vec<Line>, nl: u64, cr_before: u64, ba
     let mut m = nl;
     let mut s = *start;
     let p = out.as_mut_ptr();
-    for k in 0..EAGER {
-        // Past the last set bit `tz` is 64: the slot is written and left out of the length.
+    // Writes slot `k` from the lowest bit left in `m`. Past the last set bit `tz` is 64: the
+    // slot is written and left out of the length.
+    let mut put = |k: usize| {
         let tz = m.trailing_zeros() as usize;
         let at = base + tz;
         let cr = ((cr_before >> (tz & 63)) & 1) as usize;
-        // SAFETY: `reserve` left room for `EAGER` lines past `len`.
+        // SAFETY: `reserve` left room for `EAGER.max(n)` lines past `len`, and `k` is below it.
         unsafe { p.add(len + k).write(Line { start: s, end: at - cr, next: at + 1 }) };
         s = at + 1;
         m &= m.wrapping_sub(1);
+    };
+    for k in 0..EAGER {
+        put(k);
     }
-    if n > EAGER {
-        // A chunk of many short lines: the rest one by one.
-        let mut k = EAGER;
-        while m != 0 {
-            let tz = m.trailing_zeros() as usize;
-            let at = base + tz;
-            let cr = ((cr_before >> tz) & 1) as usize;
-            // SAFETY: `reserve` left room for `n` lines past `len`.
-            unsafe { p.add(len + k).write(Line { start: s, end: at - cr, next: at + 1 }) };
-            s = at + 1;
-            m &= m.wrapping_sub(1);
-            k += 1;
-        }
+    // A chunk of many short lines: the rest one by one.
+    for k in EAGER..n {
+        put(k);
     }
     // SAFETY: the first `n` slots past `len` are written.
     unsafe { out.set_len(len + n) };
