@@ -106,7 +106,7 @@ pub(crate) fn read<'a>(input: &'a str, rules: &Rules, cls: &Classifier, entry: E
     let ctx = build::Ctx { input, lines, rules, cls, entry, scratch: build_scratch, heads };
     // The text after the last block, from where the text resumes.
     let last = clean.last().map_or((0, 0), |u| (u.resume, u.closer));
-    let text_after = text && !input[last.0..].trim().is_empty();
+    let text_after = text && !scan::blank(&input[last.0..]);
     let texts = clean.iter().filter(|u| u.text_before).count() + usize::from(text_after);
     let mut items: Vec<Item<'a>> = Vec::with_capacity(clean.len() + texts + notes.len());
     let mut resume = (0usize, 0u32);
@@ -263,7 +263,7 @@ fn units(input: &str, rules: &Rules, cls: &Classifier, lines: &[scan::Line], tex
                     widest = widest.max(op.width);
                     narrowest = narrowest.min(op.width);
                     let start = lines[op.line as usize].start;
-                    let text_before = text && !input[resume..start].trim().is_empty();
+                    let text_before = text && !scan::blank(&input[resume..start]);
                     // The closer's run and the blanks after it are the block's (§response-text).
                     let b = line_text.as_bytes();
                     let mut e = f.indent as usize + op.width as usize;
@@ -350,7 +350,7 @@ fn unclosed_last(input: &str, rules: &Rules, cls: &Classifier, text: bool, ws: &
     let l = lines[head];
     let name_end = cls.name_end(&input.as_bytes()[l.start..l.end], f.info_at);
     let resume = ws.clean.last().map_or(0, |u| u.resume);
-    let text_before = text && !input[resume..l.start].trim().is_empty();
+    let text_before = text && !scan::blank(&input[resume..l.start]);
     ws.clean.push(Unit { head: head as u32, indent: f.indent, width: f.width, named, name_end, closer: AT_EOF, resume: input.len(), text_before });
     true
 }

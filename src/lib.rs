@@ -584,7 +584,7 @@ fn text_items<'a>(ctx: &build::Ctx<'a, '_>, covered: &mut [(usize, usize)], item
     let push = |s: usize, e: usize, items: &mut Vec<Item<'a>>| {
         if e > s {
             let content = &ctx.input[s..e];
-            if !content.trim().is_empty() {
+            if !scan::blank(content) {
                 let line = match ctx.lines.binary_search_by(|l| l.start.cmp(&s)) {
                     Ok(i) => i,
                     Err(i) => i - 1,
