@@ -866,6 +866,7 @@ mod tests {
         assert!(!blank("\n\n  x"));
         assert!(!blank("\u{a0}\u{a0}é"));
     }
+
     /// The heading's substring searches answer as `str::find` and `str::rfind` do.
     #[test]
     fn find_str_and_rfind_str_agree_with_str() {
@@ -878,8 +879,6 @@ mod tests {
             }
         }
     }
-
-
 
     /// The line table, one `\n` at a time: what every split must agree with.
     fn naive_lines(input: &str) -> Vec<Line> {
