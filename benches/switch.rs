@@ -1,0 +1,104 @@
+//! What a switch between runners costs: the throughput bench's headline runs this parser and
+//! pulldown-cmark in turns of about 20 ms, and each turn starts slower than the one before it
+//! ended. Here each runner's rounds over `recorded-emissions.jsonl` are timed one by one right
+//! after another workload has run for about as long as a turn; the time above the runner's
+//! steady round, summed over the first rounds after the switch, is what the switch cost it.
+//!
+//! Two controls tell what the other workload takes away: a spin loop (arithmetic only: no
+//! memory, a single branch) and this parser itself, over the same turns in reverse order (the
+//! same code and branches, met in another sequence).
+//!
+//! `cargo bench --bench switch` (corpus from `$PLURNK_SHARED/corpus`, default `../shared`;
+//! `PLURNK_SWITCHES` switches per row, default 40). No assertion: it prints. Not in CI (timing).
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use plurnk_parser::ParseOptions;
+
+/// Rounds timed after each switch; the steady round is the mean of those from `STEADY_FROM` on.
+const ROUNDS: usize = 120;
+const STEADY_FROM: usize = 80;
+
+/// One row: the timed runner's name, the other workload's, the other workload (one round of
+/// it), the timed runner (one round).
+type Row<'a> = (&'a str, &'a str, &'a dyn Fn(), &'a dyn Fn());
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let shared = PathBuf::from(std::env::var("PLURNK_SHARED").unwrap_or_else(|_| "../shared".into()));
+    let path = shared.join("corpus/recorded-emissions.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("switch bench: cannot read {}: {e}", path.display()));
+    let inputs: Vec<String> = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("a corpus line is JSON")["input"].as_str().expect("a corpus input").to_string())
+        .collect();
+    let switches: usize = std::env::var("PLURNK_SWITCHES").ok().and_then(|s| s.parse().ok()).unwrap_or(40).max(1);
+    let opts = ParseOptions::default();
+
+    let ours = |i: &str| {
+        black_box(plurnk_parser::parse(black_box(i), &opts));
+    };
+    let peer = |i: &str| {
+        for event in pulldown_cmark::Parser::new_ext(black_box(i), pulldown_cmark::Options::empty()) {
+            black_box(&event);
+        }
+    };
+    let forward = |f: &dyn Fn(&str)| inputs.iter().for_each(|i| f(i));
+    let reverse = |f: &dyn Fn(&str)| inputs.iter().rev().for_each(|i| f(i));
+    // As long as a round of this parser, with no memory traffic and one branch.
+    let spin = |secs: f64| {
+        let t = Instant::now();
+        let mut x = 1u64;
+        while t.elapsed().as_secs_f64() < secs {
+            for k in 0..1000u64 {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(k);
+            }
+        }
+        black_box(x);
+    };
+    // Warm-up: the rule tables and automata are built on first use.
+    forward(&ours);
+    forward(&peer);
+    let t = Instant::now();
+    forward(&ours);
+    let round = t.elapsed().as_secs_f64();
+
+    println!("each runner's rounds timed one by one after {ROUNDS} rounds of another workload, {switches} switches a row");
+    println!("| timed | run before it | steady round (µs) | above steady after the switch: 1 round | 10 rounds | 40 rounds | {STEADY_FROM} rounds | of a 20 ms turn |");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|");
+    let rows: [Row; 4] = [
+        ("plurnk-parser", "pulldown-cmark", &|| forward(&peer), &|| forward(&ours)),
+        ("pulldown-cmark", "plurnk-parser", &|| forward(&ours), &|| forward(&peer)),
+        ("plurnk-parser", "a spin loop", &|| spin(round), &|| forward(&ours)),
+        ("plurnk-parser", "itself, turns in reverse order", &|| reverse(&ours), &|| forward(&ours)),
+    ];
+    for (timed, before, run_before, run_timed) in rows {
+        let mut sum = [0f64; ROUNDS];
+        for _ in 0..switches {
+            for _ in 0..ROUNDS {
+                run_before();
+            }
+            for s in sum.iter_mut() {
+                let t = Instant::now();
+                run_timed();
+                *s += t.elapsed().as_secs_f64();
+            }
+        }
+        let us = |s: f64| s / switches as f64 * 1e6;
+        let steady = sum[STEADY_FROM..].iter().sum::<f64>() / (ROUNDS - STEADY_FROM) as f64;
+        let above = |n: usize| us(sum[..n].iter().map(|s| s - steady).sum());
+        println!(
+            "| {timed} | {before} | {:.1} | {:.0} | {:.0} | {:.0} | {:.0} | {:.1}% |",
+            us(steady),
+            above(1),
+            above(10),
+            above(40),
+            above(STEADY_FROM),
+            above(STEADY_FROM) / 20_000.0 * 100.0
+        );
+    }
+}
