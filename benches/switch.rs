@@ -6,7 +6,10 @@
 //!
 //! Two controls tell what the other workload takes away: a spin loop (arithmetic only: no
 //! memory, a single branch) and this parser itself, over the same turns in reverse order (the
-//! same code and branches, met in another sequence).
+//! same code and branches, met in another sequence). Two more rows time other work of this
+//! parser after pulldown-cmark: every turn on the general path alone (`general_path_only`), and
+//! `parse_statements` (no text items, no receipt scan). A second table splits the first two rows
+//! by the path `parse` reads each turn by, each parse timed on its own.
 //!
 //! `cargo bench --bench switch` (corpus from `$PLURNK_SHARED/corpus`, default `../shared`;
 //! `PLURNK_SWITCHES` switches per row, default 40). No assertion: it prints. Not in CI (timing).
@@ -15,7 +18,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use plurnk_parser::ParseOptions;
+use plurnk_parser::{ParseOptions, ReadingPath};
 
 /// Rounds timed after each switch; the steady round is the mean of those from `STEADY_FROM` on.
 const ROUNDS: usize = 120;
@@ -70,11 +73,19 @@ fn main() {
     println!("each runner's rounds timed one by one after {ROUNDS} rounds of another workload, {switches} switches a row");
     println!("| timed | run before it | steady round (µs) | above steady after the switch: 1 round | 10 rounds | 40 rounds | {STEADY_FROM} rounds | of a 20 ms turn |");
     println!("|---|---|---:|---:|---:|---:|---:|---:|");
-    let rows: [Row; 4] = [
+    let general = |i: &str| {
+        plurnk_parser::general_path_only(|| black_box(plurnk_parser::parse(black_box(i), &opts)));
+    };
+    let statements = |i: &str| {
+        black_box(plurnk_parser::parse_statements(black_box(i), &opts));
+    };
+    let rows: [Row; 6] = [
         ("plurnk-parser", "pulldown-cmark", &|| forward(&peer), &|| forward(&ours)),
         ("pulldown-cmark", "plurnk-parser", &|| forward(&ours), &|| forward(&peer)),
         ("plurnk-parser", "a spin loop", &|| spin(round), &|| forward(&ours)),
         ("plurnk-parser", "itself, turns in reverse order", &|| reverse(&ours), &|| forward(&ours)),
+        ("plurnk-parser, general path only", "pulldown-cmark", &|| forward(&peer), &|| forward(&general)),
+        ("plurnk-parser `parse_statements`", "pulldown-cmark", &|| forward(&peer), &|| forward(&statements)),
     ];
     for (timed, before, run_before, run_timed) in rows {
         let mut sum = [0f64; ROUNDS];
@@ -100,5 +111,44 @@ fn main() {
             above(STEADY_FROM),
             above(STEADY_FROM) / 20_000.0 * 100.0
         );
+    }
+
+    // The first two rows again, each parse timed on its own and summed by reading path.
+    let paths: Vec<ReadingPath> = inputs.iter().map(|i| plurnk_parser::reading_path(i, &opts)).collect();
+    let groups = [ReadingPath::OnePass, ReadingPath::General, ReadingPath::Native];
+    println!();
+    println!("the first two rows by the path `parse` reads each turn by, each parse timed on its own");
+    println!("| path | turns | bytes | plurnk-parser: steady (µs) | above steady, {STEADY_FROM} rounds | pulldown-cmark: steady (µs) | above steady, {STEADY_FROM} rounds |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    let by_path = |timed: &dyn Fn(&str), before: &dyn Fn(&str)| {
+        // `sum[round][turn]`: seconds, over every switch.
+        let mut sum = vec![vec![0f64; inputs.len()]; ROUNDS];
+        for _ in 0..switches {
+            for _ in 0..ROUNDS {
+                forward(before);
+            }
+            for round in sum.iter_mut() {
+                for (s, i) in round.iter_mut().zip(&inputs) {
+                    let t = Instant::now();
+                    timed(i);
+                    *s += t.elapsed().as_secs_f64();
+                }
+            }
+        }
+        groups.map(|g| {
+            let (mut steady, mut above) = (0.0, 0.0);
+            for k in (0..inputs.len()).filter(|&k| paths[k] == g) {
+                let s = sum[STEADY_FROM..].iter().map(|r| r[k]).sum::<f64>() / (ROUNDS - STEADY_FROM) as f64;
+                steady += s;
+                above += sum[..STEADY_FROM].iter().map(|r| r[k] - s).sum::<f64>();
+            }
+            (steady / switches as f64 * 1e6, above / switches as f64 * 1e6)
+        })
+    };
+    let mine = by_path(&ours, &peer);
+    let theirs = by_path(&peer, &ours);
+    for (k, g) in groups.iter().enumerate() {
+        let (n, bytes) = paths.iter().zip(&inputs).filter(|(p, _)| *p == g).fold((0, 0), |(n, b), (_, i)| (n + 1, b + i.len()));
+        println!("| {g:?} | {n} | {bytes} | {:.1} | {:.0} | {:.1} | {:.0} |", mine[k].0, mine[k].1, theirs[k].0, theirs[k].1);
     }
 }
