@@ -15,14 +15,29 @@
 //! `PLURNK_SWITCHES` switches per row, default 40). No assertion: it prints. Not in CI (timing).
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Instant;
+
+#[path = "support/corpus.rs"]
+mod corpus;
 
 use plurnk_parser::{ParseOptions, ReadingPath};
 
 /// Rounds timed after each switch; the steady round is the mean of those from `STEADY_FROM` on.
 const ROUNDS: usize = 120;
 const STEADY_FROM: usize = 80;
+
+/// The length of one runner's turn in the throughput bench's headline, in µs.
+const TURN_US: f64 = 20_000.0;
+
+/// Rounds after a switch up to which the time above steady is summed, column by column.
+const MARKS: [usize; 4] = [1, 10, 40, STEADY_FROM];
+
+/// A runner's steady round (the mean from `STEADY_FROM` on) and the time above it summed over
+/// the first rounds after the switch, at each of `MARKS`; `round(r)` is round `r`'s time.
+fn settle(round: impl Fn(usize) -> f64) -> (f64, [f64; 4]) {
+    let steady = (STEADY_FROM..ROUNDS).map(&round).sum::<f64>() / (ROUNDS - STEADY_FROM) as f64;
+    (steady, MARKS.map(|n| (0..n).map(|r| round(r) - steady).sum()))
+}
 
 /// One row: the timed runner's name, the other workload's, the other workload (one round of
 /// it), the timed runner (one round).
@@ -32,13 +47,7 @@ fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
-    let shared = PathBuf::from(std::env::var("PLURNK_SHARED").unwrap_or_else(|_| "../shared".into()));
-    let path = shared.join("corpus/recorded-emissions.jsonl");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("switch bench: cannot read {}: {e}", path.display()));
-    let inputs: Vec<String> = text
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("a corpus line is JSON")["input"].as_str().expect("a corpus input").to_string())
-        .collect();
+    let inputs = corpus::corpus_inputs();
     let switches: usize = std::env::var("PLURNK_SWITCHES").ok().and_then(|s| s.parse().ok()).unwrap_or(40).max(1);
     let opts = ParseOptions::default();
 
@@ -71,7 +80,8 @@ fn main() {
     let round = t.elapsed().as_secs_f64();
 
     println!("each runner's rounds timed one by one after {ROUNDS} rounds of another workload, {switches} switches a row");
-    println!("| timed | run before it | steady round (µs) | above steady after the switch: 1 round | 10 rounds | 40 rounds | {STEADY_FROM} rounds | of a 20 ms turn |");
+    let [m1, m10, m40, m80] = MARKS;
+    println!("| timed | run before it | steady round (µs) | above steady after the switch: {m1} round | {m10} rounds | {m40} rounds | {m80} rounds | of a 20 ms turn |");
     println!("|---|---|---:|---:|---:|---:|---:|---:|");
     let general = |i: &str| {
         plurnk_parser::general_path_only(|| black_box(plurnk_parser::parse(black_box(i), &opts)));
@@ -100,17 +110,9 @@ fn main() {
             }
         }
         let us = |s: f64| s / switches as f64 * 1e6;
-        let steady = sum[STEADY_FROM..].iter().sum::<f64>() / (ROUNDS - STEADY_FROM) as f64;
-        let above = |n: usize| us(sum[..n].iter().map(|s| s - steady).sum());
-        println!(
-            "| {timed} | {before} | {:.1} | {:.0} | {:.0} | {:.0} | {:.0} | {:.1}% |",
-            us(steady),
-            above(1),
-            above(10),
-            above(40),
-            above(STEADY_FROM),
-            above(STEADY_FROM) / 20_000.0 * 100.0
-        );
+        let (steady, above) = settle(|r| sum[r]);
+        let [a1, a10, a40, a80] = above.map(us);
+        println!("| {timed} | {before} | {:.1} | {a1:.0} | {a10:.0} | {a40:.0} | {a80:.0} | {:.1}% |", us(steady), a80 / TURN_US * 100.0);
     }
 
     // The first two rows again, each parse timed on its own and summed by reading path.
@@ -138,9 +140,9 @@ fn main() {
         groups.map(|g| {
             let (mut steady, mut above) = (0.0, 0.0);
             for k in (0..inputs.len()).filter(|&k| paths[k] == g) {
-                let s = sum[STEADY_FROM..].iter().map(|r| r[k]).sum::<f64>() / (ROUNDS - STEADY_FROM) as f64;
+                let (s, a) = settle(|r| sum[r][k]);
                 steady += s;
-                above += sum[..STEADY_FROM].iter().map(|r| r[k] - s).sum::<f64>();
+                above += a[MARKS.len() - 1];
             }
             (steady / switches as f64 * 1e6, above / switches as f64 * 1e6)
         })

@@ -22,7 +22,6 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
@@ -65,18 +64,9 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-fn corpus_inputs() -> Vec<String> {
-    let shared = std::env::var("PLURNK_SHARED").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    let path = shared.join("corpus/recorded-emissions.jsonl");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e} (set PLURNK_SHARED)", path.display()));
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).expect("corpus line is JSON");
-            v["input"].as_str().expect("corpus case has an input").to_string()
-        })
-        .collect()
-}
+#[path = "support/corpus.rs"]
+mod corpus;
+use corpus::corpus_inputs;
 
 /// A model answer with no operation: paragraphs, lists, inline code, emphasis, a table, about
 /// `size` bytes. No fence and no column-zero operation name, so the parser reads it all as text.
