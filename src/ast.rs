@@ -63,43 +63,115 @@ pub struct ParseResult<'a> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Target<'a> {
     Local { raw: Cow<'a, str>, fragment: Option<Cow<'a, str>> },
-    /// Boxed: most targets are local paths, and a URL's parts are large.
-    Url(Box<UrlTarget<'a>>),
+    Url(UrlTarget<'a>),
 }
 
-/// A scheme URL's WHATWG components. A URL that parsing gives back as written borrows every
-/// part from the input; parts WHATWG rewrote (case, percent-encoding, dot segments) are owned.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// A scheme URL's WHATWG components, read through its methods. Most URLs models write parse
+/// back exactly as written (`worker:///src/a.md`): their components are then slices of `raw`,
+/// kept as offsets, and the target allocates nothing. A URL whose components WHATWG rewrote
+/// (case, percent-encoding, dot segments, a port, userinfo, a query) keeps them owned, in one
+/// box, so a target stays the size of a local path's.
+#[derive(Debug, Clone, PartialEq)]
 pub struct UrlTarget<'a> {
-    pub raw: Cow<'a, str>,
-    pub scheme: Cow<'a, str>,
-    pub username: Option<Cow<'a, str>>,
-    pub password: Option<Cow<'a, str>>,
-    pub hostname: Option<Cow<'a, str>>,
+    raw: Cow<'a, str>,
+    parts: UrlParts,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum UrlParts {
+    /// `raw` is `scheme://host path[#fragment]`: the scheme ends at `scheme_end`, the host at
+    /// `host_end`, the path at `path_end` (a `#` and the fragment follow when that is not the
+    /// end). `slash`: the path is empty under a special scheme, which WHATWG serializes as `/`.
+    AsWritten { scheme_end: u32, host_end: u32, path_end: u32, slash: bool },
+    Rewritten(Box<UrlComponents>),
+}
+
+/// The components of a URL WHATWG rewrote, as it serializes them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct UrlComponents {
+    pub scheme: String,
+    pub username: Option<String>,
+    pub password: Option<String>,
+    pub hostname: Option<String>,
     pub port: Option<u32>,
-    pub pathname: Cow<'a, str>,
-    pub query: Option<Cow<'a, str>>,
-    pub fragment: Option<Cow<'a, str>>,
+    pub pathname: String,
+    pub query: Option<String>,
+    pub fragment: Option<String>,
 }
 
 fn owned(s: Cow<'_, str>) -> Cow<'static, str> {
     Cow::Owned(s.into_owned())
 }
 
-impl UrlTarget<'_> {
+impl<'a> UrlTarget<'a> {
+    /// A URL that reads back as written (the offsets are [`UrlParts::AsWritten`]'s).
+    pub(crate) fn as_written(raw: Cow<'a, str>, scheme_end: u32, host_end: u32, path_end: u32, slash: bool) -> Self {
+        UrlTarget { raw, parts: UrlParts::AsWritten { scheme_end, host_end, path_end, slash } }
+    }
+
+    pub(crate) fn rewritten(raw: Cow<'a, str>, components: UrlComponents) -> Self {
+        UrlTarget { raw, parts: UrlParts::Rewritten(Box::new(components)) }
+    }
+
+    /// The URL as written in the slot.
+    pub fn raw(&self) -> &str {
+        &self.raw
+    }
+    pub fn scheme(&self) -> &str {
+        match &self.parts {
+            UrlParts::AsWritten { scheme_end, .. } => &self.raw[..*scheme_end as usize],
+            UrlParts::Rewritten(c) => &c.scheme,
+        }
+    }
+    pub fn username(&self) -> Option<&str> {
+        match &self.parts {
+            UrlParts::AsWritten { .. } => None,
+            UrlParts::Rewritten(c) => c.username.as_deref(),
+        }
+    }
+    pub fn password(&self) -> Option<&str> {
+        match &self.parts {
+            UrlParts::AsWritten { .. } => None,
+            UrlParts::Rewritten(c) => c.password.as_deref(),
+        }
+    }
+    pub fn hostname(&self) -> Option<&str> {
+        match &self.parts {
+            // The host follows the scheme's `://`.
+            UrlParts::AsWritten { scheme_end, host_end, .. } => Some(&self.raw[*scheme_end as usize + 3..*host_end as usize]).filter(|h| !h.is_empty()),
+            UrlParts::Rewritten(c) => c.hostname.as_deref(),
+        }
+    }
+    pub fn port(&self) -> Option<u32> {
+        match &self.parts {
+            UrlParts::AsWritten { .. } => None,
+            UrlParts::Rewritten(c) => c.port,
+        }
+    }
+    pub fn pathname(&self) -> &str {
+        match &self.parts {
+            UrlParts::AsWritten { slash: true, .. } => "/",
+            UrlParts::AsWritten { host_end, path_end, .. } => &self.raw[*host_end as usize..*path_end as usize],
+            UrlParts::Rewritten(c) => &c.pathname,
+        }
+    }
+    pub fn query(&self) -> Option<&str> {
+        match &self.parts {
+            UrlParts::AsWritten { .. } => None,
+            UrlParts::Rewritten(c) => c.query.as_deref(),
+        }
+    }
+    pub fn fragment(&self) -> Option<&str> {
+        match &self.parts {
+            // What follows the path is `#` and the fragment.
+            UrlParts::AsWritten { path_end, .. } => self.raw.get(*path_end as usize + 1..).filter(|_| (*path_end as usize) < self.raw.len()),
+            UrlParts::Rewritten(c) => c.fragment.as_deref(),
+        }
+    }
+
     /// The URL with nothing borrowed.
     pub fn into_owned(self) -> UrlTarget<'static> {
-        UrlTarget {
-            raw: owned(self.raw),
-            scheme: owned(self.scheme),
-            username: self.username.map(owned),
-            password: self.password.map(owned),
-            hostname: self.hostname.map(owned),
-            port: self.port,
-            pathname: owned(self.pathname),
-            query: self.query.map(owned),
-            fragment: self.fragment.map(owned),
-        }
+        UrlTarget { raw: owned(self.raw), parts: self.parts }
     }
 }
 
@@ -108,19 +180,19 @@ impl<'a> Target<'a> {
     pub fn into_owned(self) -> Target<'static> {
         match self {
             Target::Local { raw, fragment } => Target::Local { raw: owned(raw), fragment: fragment.map(owned) },
-            Target::Url(u) => Target::Url(Box::new(u.into_owned())),
+            Target::Url(u) => Target::Url(u.into_owned()),
         }
     }
     pub fn raw(&self) -> &str {
         match self {
             Target::Local { raw, .. } => raw,
-            Target::Url(u) => &u.raw,
+            Target::Url(u) => u.raw(),
         }
     }
     pub fn scheme(&self) -> Option<&str> {
         match self {
             Target::Local { .. } => None,
-            Target::Url(u) => Some(&u.scheme),
+            Target::Url(u) => Some(u.scheme()),
         }
     }
 }
@@ -272,15 +344,15 @@ impl Serialize for Target<'_> {
             Target::Url(u) => {
                 let mut m = s.serialize_map(Some(10))?;
                 m.serialize_entry("kind", "url")?;
-                m.serialize_entry("raw", &u.raw)?;
-                m.serialize_entry("scheme", &u.scheme)?;
-                m.serialize_entry("username", &u.username)?;
-                m.serialize_entry("password", &u.password)?;
-                m.serialize_entry("hostname", &u.hostname)?;
-                m.serialize_entry("port", &u.port)?;
-                m.serialize_entry("pathname", &u.pathname)?;
-                m.serialize_entry("query", &u.query)?;
-                m.serialize_entry("fragment", &u.fragment)?;
+                m.serialize_entry("raw", &u.raw())?;
+                m.serialize_entry("scheme", &u.scheme())?;
+                m.serialize_entry("username", &u.username())?;
+                m.serialize_entry("password", &u.password())?;
+                m.serialize_entry("hostname", &u.hostname())?;
+                m.serialize_entry("port", &u.port())?;
+                m.serialize_entry("pathname", &u.pathname())?;
+                m.serialize_entry("query", &u.query())?;
+                m.serialize_entry("fragment", &u.fragment())?;
                 m.end()
             }
         }

@@ -33,7 +33,7 @@ pub fn target_text(t: &Target) -> String {
             }
             s
         }
-        Target::Url(u) => encode_slot(&u.raw),
+        Target::Url(u) => encode_slot(u.raw()),
     }
 }
 

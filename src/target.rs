@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use crate::ast::{Target, UrlTarget};
+use crate::ast::{Target, UrlComponents, UrlTarget};
 
 /// A target the grammar refuses (`invalid URI in path`).
 #[derive(Debug, Clone, PartialEq)]
@@ -86,17 +86,13 @@ pub fn parse(raw: &str) -> Result<Target<'_>, InvalidUri> {
 /// the decoded string) without copying it.
 pub fn parse_decoded(raw: Cow<'_, str>) -> Result<Target<'_>, InvalidUri> {
     match url_prefix(&raw) {
-        Some(scheme_end) => {
-            // The short-cut's URL goes straight into its box (no `Result` to move it through).
-            let url = match raw {
-                Cow::Borrowed(r) => match plain_url(r, scheme_end) {
-                    Some(u) => Box::new(u),
-                    None => Box::new(whatwg_url(r, scheme_end)?),
-                },
-                Cow::Owned(r) => Box::new(parse_url(&r, scheme_end)?.into_owned()),
-            };
-            Ok(Target::Url(url))
-        }
+        Some(scheme_end) => Ok(Target::Url(match plain_url(&raw, scheme_end) {
+            Some((host_end, path_end, slash)) => UrlTarget::as_written(raw, scheme_end as u32, host_end, path_end, slash),
+            None => {
+                let parts = whatwg_url(&raw, scheme_end)?;
+                UrlTarget::rewritten(raw, parts)
+            }
+        })),
         None => Ok(local(raw)),
     }
 }
@@ -116,13 +112,6 @@ fn local(raw: Cow<'_, str>) -> Target<'_> {
     }
 }
 
-fn parse_url(raw: &str, scheme_end: usize) -> Result<UrlTarget<'_>, InvalidUri> {
-    match plain_url(raw, scheme_end) {
-        Some(u) => Ok(u),
-        None => whatwg_url(raw, scheme_end),
-    }
-}
-
 /// Label and name lengths within DNS limits (no length check can then apply).
 const MAX_LABEL: usize = 63;
 const MAX_HOST: usize = 253;
@@ -135,8 +124,13 @@ const MAX_HOST: usize = 253;
 /// brackets `[1-4]` included), without `.` or `..` segments, and an optional fragment of the same
 /// characters. Most targets agents write (`log:///3/**`, `log:///1/[1-4]/*`,
 /// `https://docs.rs/url#x`) are such; the property test in this module holds the short-cut to the
-/// `url` crate's answer. `None` sends the target to [`whatwg_url`].
-fn plain_url(raw: &str, scheme_end: usize) -> Option<UrlTarget<'_>> {
+/// `url` crate's answer. Gives where the host and the path end and whether the path reads `/`
+/// for an empty one ([`UrlTarget::as_written`]); `None` sends the target to [`whatwg_url`], as
+/// does a target too long for 32-bit offsets.
+fn plain_url(raw: &str, scheme_end: usize) -> Option<(u32, u32, bool)> {
+    if u32::try_from(raw.len()).is_err() {
+        return None;
+    }
     let scheme = &raw[..scheme_end];
     // A spelling with an uppercase letter, and `file` (its host rules differ), go the long way.
     if scheme == "file" || scheme.bytes().any(|b| b.is_ascii_uppercase()) {
@@ -167,32 +161,24 @@ fn plain_url(raw: &str, scheme_end: usize) -> Option<UrlTarget<'_>> {
     }
     // One scan finds the fragment and checks the path: `#` is not kept, so the first byte
     // that is not kept either opens the fragment or refuses the short-cut.
-    let (path, fragment) = match first_not(path.as_bytes(), &KEPT) {
-        None => (path, None),
+    let path = match first_not(path.as_bytes(), &KEPT) {
+        None => path,
         Some(i) if path.as_bytes()[i] == b'#' => {
-            let fragment = &path[i + 1..];
-            if first_not(fragment.as_bytes(), &KEPT).is_some() {
+            if first_not(&path.as_bytes()[i + 1..], &KEPT).is_some() {
                 return None;
             }
-            (&path[..i], Some(fragment))
+            &path[..i]
         }
         Some(_) => return None,
     };
     if dot_segment(path) {
         return None;
     }
-    Some(UrlTarget {
-        raw: Cow::Borrowed(raw),
-        scheme: Cow::Borrowed(scheme),
-        username: None,
-        password: None,
-        hostname: (!host.is_empty()).then_some(Cow::Borrowed(host)),
-        port: None,
-        // Special schemes serialize an empty path as `/`; others keep `""` (WHATWG).
-        pathname: Cow::Borrowed(if path.is_empty() && special { "/" } else { path }),
-        query: None,
-        fragment: fragment.map(Cow::Borrowed),
-    })
+    // Offsets into `raw`: the host starts after `://`, the path right after the host.
+    let host_end = scheme_end + 3 + host.len();
+    let path_end = host_end + path.len();
+    // Special schemes serialize an empty path as `/`; others keep `""` (WHATWG).
+    Some((host_end as u32, path_end as u32, path.is_empty() && special))
 }
 
 /// The index of the first byte `table` does not hold: eight table lookups ANDed per step,
@@ -244,7 +230,7 @@ fn dot_segment(path: &str) -> bool {
     memchr::memchr_iter(b'.', b).any(|i| (i == 0 || b[i - 1] == b'/') && (bound(i + 1) || (b[i + 1] == b'.' && bound(i + 2))))
 }
 
-fn whatwg_url(raw: &str, scheme_end: usize) -> Result<UrlTarget<'_>, InvalidUri> {
+fn whatwg_url(raw: &str, scheme_end: usize) -> Result<UrlComponents, InvalidUri> {
     // WHATWG `URL` validates and serializes every component. Braces are glob syntax in a path
     // (`log:///1/*/{NEXT,READ}`), which WHATWG would percent-encode as `%7B`/`%7D` and so make
     // indistinguishable from an authored `%7B`: they cross the parser as tokens that no raw text
@@ -275,26 +261,24 @@ fn whatwg_url(raw: &str, scheme_end: usize) -> Result<UrlTarget<'_>, InvalidUri>
         }
     };
     let parsed = url::Url::parse(input).map_err(|_| InvalidUri)?;
-    let restore = |s: &str| -> Cow<'_, str> {
-        Cow::Owned(match &tokens {
+    let restore = |s: &str| -> String {
+        match &tokens {
             None => s.to_string(),
             Some((open, close)) => s.replace(open.as_str(), "{").replace(close.as_str(), "}"),
-        })
+        }
     };
-    let owned = |s: &str| -> Cow<'_, str> { Cow::Owned(s.to_string()) };
     let username = match parsed.username() {
         "" => None,
-        u => Some(owned(u)),
+        u => Some(u.to_string()),
     };
     let hostname = match parsed.host_str() {
         Some("") | None => None,
-        Some(h) => Some(owned(h)),
+        Some(h) => Some(h.to_string()),
     };
-    Ok(UrlTarget {
-        raw: Cow::Borrowed(raw),
-        scheme: owned(parsed.scheme()),
+    Ok(UrlComponents {
+        scheme: parsed.scheme().to_string(),
         username,
-        password: parsed.password().map(owned),
+        password: parsed.password().map(str::to_string),
         hostname,
         port: parsed.port().map(u32::from),
         // Special schemes serialize an empty path as `/`; others keep `""` (WHATWG).
@@ -332,7 +316,7 @@ pub fn channel_token(text: &str) -> Option<&str> {
 pub fn with_channel<'a>(target: &Target<'a>, channel: &str) -> Option<Target<'a>> {
     match target {
         Target::Local { raw, fragment: None } => Some(Target::Local { raw: raw.clone(), fragment: Some(Cow::Owned(channel.to_string())) }),
-        Target::Url(u) if u.fragment.is_none() => parse(&format!("{}#{channel}", u.raw)).ok().map(Target::into_owned),
+        Target::Url(u) if u.fragment().is_none() => parse(&format!("{}#{channel}", u.raw())).ok().map(Target::into_owned),
         _ => None,
     }
 }
@@ -546,11 +530,18 @@ mod tests {
     #[test]
     fn url_components() {
         let Target::Url(u) = parse("https://user:pw@example.com:8080/api?q=1#frag").unwrap() else { panic!() };
-        assert_eq!((u.username.as_deref(), u.password.as_deref(), u.hostname.as_deref(), u.port), (Some("user"), Some("pw"), Some("example.com"), Some(8080)));
-        assert_eq!((u.pathname.as_ref(), u.query.as_deref(), u.fragment.as_deref()), ("/api", Some("q=1"), Some("frag")));
+        assert_eq!((u.username(), u.password(), u.hostname(), u.port()), (Some("user"), Some("pw"), Some("example.com"), Some(8080)));
+        assert_eq!((u.pathname(), u.query(), u.fragment()), ("/api", Some("q=1"), Some("frag")));
         let Target::Url(u) = parse("worker:///a").unwrap() else { panic!() };
-        assert_eq!((u.hostname, u.pathname.as_ref()), (None, "/a"));
+        assert_eq!((u.hostname(), u.pathname()), (None, "/a"));
         assert!(parse("http://[bad").is_err());
+    }
+
+    /// Every component of `u`, through its methods.
+    type Components = (String, Option<String>, Option<String>, Option<String>, Option<u32>, String, Option<String>, Option<String>);
+    fn components(u: &UrlTarget) -> Components {
+        let o = |c: Option<&str>| c.map(str::to_string);
+        (u.scheme().to_string(), o(u.username()), o(u.password()), o(u.hostname()), u.port(), u.pathname().to_string(), o(u.query()), o(u.fragment()))
     }
 
     /// §path-syntax: the hand decomposition of plain URLs gives exactly what WHATWG parsing
@@ -565,11 +556,14 @@ mod tests {
         let mut plain = 0;
         let mut check = |raw: &str| {
             let end = url_prefix(raw).expect("a scheme prefix");
-            if let Some(fast) = plain_url(raw, end) {
+            if let Some((host_end, path_end, slash)) = plain_url(raw, end) {
                 plain += 1;
-                // Everything it gives is the input's own text.
-                assert!([&fast.raw, &fast.scheme, &fast.pathname].into_iter().chain(fast.hostname.as_ref()).all(|c| matches!(c, Cow::Borrowed(_))), "{raw}");
-                assert_eq!(Ok(fast), whatwg_url(raw, end), "{raw}");
+                let fast = UrlTarget::as_written(Cow::Borrowed(raw), end as u32, host_end, path_end, slash);
+                // Every component it gives is the input's own text (an empty special path reads `/`).
+                let inside = |c: &str| raw.as_bytes().as_ptr_range().contains(&c.as_ptr()) || c.is_empty() || c == "/";
+                assert!([fast.scheme(), fast.pathname()].into_iter().chain(fast.hostname()).chain(fast.fragment()).all(inside), "{raw}");
+                let slow = whatwg_url(raw, end).map(|c| UrlTarget::rewritten(Cow::Borrowed(raw), c)).map(|u| components(&u));
+                assert_eq!(Ok(components(&fast)), slow, "{raw}");
             }
         };
         for raw in ["https://example.com", "https://docs.rs/url/latest", "log:///3/**", "worker:///_plurnk/**", "message://77cec3c3/*", "ws://a-b.c9/x:y@z", "foo://HOST/Path", "log:///a#b c", "log:///a\"b", "log:///a#b`c"] {
@@ -605,11 +599,11 @@ mod tests {
     #[test]
     fn path_syntax_braces_keep_their_spelling() {
         let Target::Url(u) = parse("https://host/{path}?x=/{a,b}#/{c,d}").unwrap() else { panic!() };
-        assert_eq!((u.pathname.as_ref(), u.query.as_deref(), u.fragment.as_deref()), ("/{path}", Some("x=/{a,b}"), Some("/{c,d}")));
+        assert_eq!((u.pathname(), u.query(), u.fragment()), ("/{path}", Some("x=/{a,b}"), Some("/{c,d}")));
         let Target::Url(u) = parse("log:///1/%7BPLAN,READ%7D").unwrap() else { panic!() };
-        assert_eq!(u.pathname, "/1/%7BPLAN,READ%7D");
+        assert_eq!(u.pathname(), "/1/%7BPLAN,READ%7D");
         let Target::Url(u) = parse("worker:///a local.md").unwrap() else { panic!() };
-        assert_eq!(u.pathname, "/a%20local.md");
+        assert_eq!(u.pathname(), "/a%20local.md");
     }
 
     /// §safe-uri-target-groups: a slot the one-scan check clears holds no group when decoded.
@@ -658,7 +652,7 @@ mod tests {
         let t = with_channel(&parse("page.html").unwrap(), "readable").unwrap();
         assert_eq!(t, Target::Local { raw: "page.html".into(), fragment: Some("readable".into()) });
         let Some(Target::Url(u)) = with_channel(&parse("worker:///a.html").unwrap(), "readable") else { panic!() };
-        assert_eq!((u.raw.as_ref(), u.fragment.as_deref()), ("worker:///a.html#readable", Some("readable")));
+        assert_eq!((u.raw(), u.fragment()), ("worker:///a.html#readable", Some("readable")));
         assert_eq!(with_channel(&parse("a.html#x").unwrap(), "readable"), None);
     }
 

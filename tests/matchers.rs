@@ -267,8 +267,8 @@ fn pattern_body_single_line() {
 fn url(raw: &str) -> [Option<String>; 7] {
     match target::parse(raw) {
         Ok(Target::Url(u)) => {
-            let o = |c: Option<std::borrow::Cow<str>>| c.map(|c| c.into_owned());
-            [Some(u.scheme.into_owned()), o(u.username), o(u.password), o(u.hostname), u.port.map(|p| p.to_string()), Some(u.pathname.into_owned()), o(u.query)]
+            let o = |c: Option<&str>| c.map(str::to_string);
+            [Some(u.scheme().to_string()), o(u.username()), o(u.password()), o(u.hostname()), u.port().map(|p| p.to_string()), Some(u.pathname().to_string()), o(u.query())]
         }
         other => panic!("{raw:?}: {other:?}"),
     }
@@ -307,7 +307,7 @@ fn path_syntax_whatwg_decomposition() {
 #[test]
 fn path_query_keeps_absent_and_empty_apart() {
     let q = |raw: &str| match target::parse(raw) {
-        Ok(Target::Url(u)) => (u.query.map(|q| q.into_owned()), u.fragment.map(|f| f.into_owned())),
+        Ok(Target::Url(u)) => (u.query().map(str::to_string), u.fragment().map(str::to_string)),
         other => panic!("{other:?}"),
     };
     assert_eq!(q("https://example.com/"), (None, None));
