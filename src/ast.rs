@@ -71,7 +71,7 @@ pub enum Target<'a> {
 /// kept as offsets, and the target allocates nothing. A URL whose components WHATWG rewrote
 /// (case, percent-encoding, dot segments, a port, userinfo, a query) keeps them owned, in one
 /// box, so a target stays the size of a local path's.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct UrlTarget<'a> {
     raw: Cow<'a, str>,
     parts: UrlParts,
@@ -84,6 +84,23 @@ enum UrlParts {
     /// end). `slash`: the path is empty under a special scheme, which WHATWG serializes as `/`.
     AsWritten { scheme_end: u32, host_end: u32, path_end: u32, slash: bool },
     Rewritten(Box<UrlComponents>),
+}
+
+/// Shows the components, whichever way they are held.
+impl std::fmt::Debug for UrlTarget<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UrlTarget")
+            .field("raw", &self.raw())
+            .field("scheme", &self.scheme())
+            .field("username", &self.username())
+            .field("password", &self.password())
+            .field("hostname", &self.hostname())
+            .field("port", &self.port())
+            .field("pathname", &self.pathname())
+            .field("query", &self.query())
+            .field("fragment", &self.fragment())
+            .finish()
+    }
 }
 
 /// The components of a URL WHATWG rewrote, as it serializes them.

@@ -534,6 +534,10 @@ mod tests {
         assert_eq!((u.pathname(), u.query(), u.fragment()), ("/api", Some("q=1"), Some("frag")));
         let Target::Url(u) = parse("worker:///a").unwrap() else { panic!() };
         assert_eq!((u.hostname(), u.pathname()), (None, "/a"));
+        // Held as offsets or boxed, a URL debug-prints its components.
+        for (raw, shown) in [("worker://db/a#f", r#"hostname: Some("db"), port: None, pathname: "/a", query: None, fragment: Some("f")"#), ("HTTPS://A.b:81/x?q", r#"hostname: Some("a.b"), port: Some(81), pathname: "/x", query: Some("q"), fragment: None"#)] {
+            assert!(format!("{:?}", parse(raw).unwrap()).contains(shown), "{raw}");
+        }
         assert!(parse("http://[bad").is_err());
     }
 
