@@ -1096,8 +1096,8 @@ pub mod jsonpath {
     pub const MAX_DEPTH: usize = 64;
 
     pub fn check(q: &str) -> Result<(), Failure> {
-        if let Some(index) = too_deep(q) {
-            return Err(Failure { id: Some(DiagId::MatcherJsonpathNesting), token: None, index, engine: None });
+        if let Some(f) = before_engine(q) {
+            return Err(f);
         }
         match serde_json_path::JsonPath::parse(q) {
             Ok(_) => Ok(()),
@@ -1105,17 +1105,28 @@ pub mod jsonpath {
         }
     }
 
-    /// The character index where bracket and parenthesis nesting (outside string literals)
-    /// first exceeds [`MAX_DEPTH`].
-    fn too_deep(q: &str) -> Option<usize> {
+    /// The failures found before the engine is handed the query: bracket and parenthesis
+    /// nesting (outside string literals) beyond [`MAX_DEPTH`], and a query that ends in a string
+    /// literal's `\u` escape with fewer than four hex digits. On that one `serde_json_path` 0.7
+    /// panics (an internal assertion that its parser never streams; fuzzing found it) instead of
+    /// failing, so it gets the failure the engine's would have become: the scan's, or an
+    /// unclosed string literal.
+    fn before_engine(q: &str) -> Option<Failure> {
         let mut depth = 0usize;
         let mut quote: Option<char> = None;
         let mut escaped = false;
+        // The character index after the open literal's last `\u`.
+        let mut hex_from: Option<usize> = None;
+        let mut n = 0;
         for (i, c) in q.chars().enumerate() {
+            n = i + 1;
             match quote {
                 Some(qc) => {
                     if escaped {
                         escaped = false;
+                        if c == 'u' {
+                            hex_from = Some(i + 1);
+                        }
                     } else if c == '\\' {
                         escaped = true;
                     } else if c == qc {
@@ -1123,11 +1134,14 @@ pub mod jsonpath {
                     }
                 }
                 None => match c {
-                    '\'' | '"' => quote = Some(c),
+                    '\'' | '"' => {
+                        quote = Some(c);
+                        hex_from = None;
+                    }
                     '[' | '(' => {
                         depth += 1;
                         if depth > MAX_DEPTH {
-                            return Some(i);
+                            return Some(Failure { id: Some(DiagId::MatcherJsonpathNesting), token: None, index: i, engine: None });
                         }
                     }
                     ']' | ')' => depth = depth.saturating_sub(1),
@@ -1135,7 +1149,8 @@ pub mod jsonpath {
                 },
             }
         }
-        None
+        let partial = quote.is_some() && hex_from.is_some_and(|h| n - h < 4);
+        partial.then(|| scan(q).unwrap_or(Failure { id: Some(DiagId::MatcherJsonpathUnclosedString), token: None, index: n, engine: None }))
     }
 
     /// A character as Python's `repr` shows it, the quoting `json-p3` uses.
@@ -1422,6 +1437,43 @@ mod tests {
         assert_eq!(f("$["), Some((Some(DiagId::MatcherJsonpathUnclosedBracket), None, 2)));
         assert_eq!(f("$HOME"), Some((Some(DiagId::MatcherJsonpathExpectedSegment), Some("'H'".into()), 1)));
         assert_eq!(f("$.["), Some((Some(DiagId::MatcherJsonpathShorthand), Some("'['".into()), 2)));
+    }
+
+    /// §matcher-prefix-claims: a query ending inside a `\u` escape of an open string literal is
+    /// refused as an unclosed literal, never handed to the engine, which panics on it (the fuzz
+    /// crash was `$['(tes55559\\\u`); a complete escape still reaches the engine.
+    #[test]
+    fn jsonpath_partial_unicode_escape_at_the_end() {
+        use DiagId::{MatcherJsonpathUnclosedBracket as Bracket, MatcherJsonpathUnclosedString as String};
+        // The query, and the failure the scan names (at the end of the query).
+        let cases = [(r"$['\u", String), (r"$['\uD", String), (r#"$["\u"#, String), (r"$['\uD800\uD", String), (r"$['(tes55559\\\u", String)];
+        for (q, id) in cases.into_iter().chain([(r"$['\u12", String), (r#"$[?@.a=="\u"#, Bracket), (r"$[?@['\u", Bracket)]) {
+            let f = jsonpath::check(q).expect_err(q);
+            assert_eq!((f.id, f.index), (Some(id), q.chars().count()), "{q}");
+        }
+        assert_eq!(jsonpath::check(r"$['\u00e9']"), Ok(()));
+        assert!(jsonpath::check(r"$['\u12']").is_err());
+    }
+
+    /// No query made of JSONPath's pieces makes `check` panic (the engine's parser is not ours).
+    /// The first byte picks how the query opens and ends, so most queries reach a selection's
+    /// literals and many end in an escape.
+    #[test]
+    fn jsonpath_check_never_panics() {
+        const OPENINGS: &[&str] = &["$", "$[", "$['", "$[\"", "$[?@[", "$[?@.a==\"", "$.a[?match(@, '", "$..["];
+        const ENDINGS: &[&str] = &["", "\\u", "\\uD", "'", "]", "\\"];
+        const PIECES: &[&str] = &["[", "]", "'", "\"", "\\", "u", "0", "D", "8", "C", "d", ".", "?", "@", "=", "(", ")", ",", "*", ":", "1", "a", " ", "\\u", "\\uD800", "$", "!", "<", "-", "length", "match"];
+        // How many queries end in a `\u` escape inside a literal: the generator must make them.
+        let mut open_escapes = 0;
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(100_000).with_max_len(10).for_each(|bytes: &Vec<u8>| {
+            let Some((&first, rest)) = bytes.split_first() else { return };
+            let mut q = String::from(OPENINGS[first as usize % OPENINGS.len()]);
+            rest.iter().for_each(|b| q.push_str(PIECES[*b as usize % PIECES.len()]));
+            q.push_str(ENDINGS[first as usize / OPENINGS.len() % ENDINGS.len()]);
+            open_escapes += usize::from(q.ends_with("\\u") && q.contains(['\'', '"']));
+            let _ = jsonpath::check(&q);
+        });
+        assert!(open_escapes > 100, "the generator made too few open escapes ({open_escapes})");
     }
 
     #[test]
