@@ -68,9 +68,10 @@ pub enum Target<'a> {
 
 /// A scheme URL's WHATWG components, read through its methods. Most URLs models write parse
 /// back exactly as written (`worker:///src/a.md`): their components are then slices of `raw`,
-/// kept as offsets, and the target allocates nothing. A URL whose components WHATWG rewrote
-/// (case, percent-encoding, dot segments, a port, userinfo, a query) keeps them owned, in one
-/// box, so a target stays the size of a local path's.
+/// kept as offsets, and the target allocates nothing. Any other URL (one WHATWG may rewrite:
+/// case, percent-encoding, dot segments; or one with userinfo, a port or a query) keeps the
+/// components WHATWG parsing gives, owned, in one box, so a target stays the size of a local
+/// path's.
 #[derive(Clone, PartialEq)]
 pub struct UrlTarget<'a> {
     raw: Cow<'a, str>,
@@ -83,6 +84,7 @@ enum UrlParts {
     /// `host_end`, the path at `path_end` (a `#` and the fragment follow when that is not the
     /// end). `slash`: the path is empty under a special scheme, which WHATWG serializes as `/`.
     AsWritten { scheme_end: u32, host_end: u32, path_end: u32, slash: bool },
+    /// The components as WHATWG parsing serializes them (rewritten or not).
     Rewritten(Box<UrlComponents>),
 }
 
@@ -103,7 +105,7 @@ impl std::fmt::Debug for UrlTarget<'_> {
     }
 }
 
-/// The components of a URL WHATWG rewrote, as it serializes them.
+/// The components of a URL the as-written reading does not take, as WHATWG serializes them.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct UrlComponents {
     pub scheme: String,
