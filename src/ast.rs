@@ -132,6 +132,14 @@ impl<'a> UrlTarget<'a> {
         UrlTarget { raw, parts: UrlParts::Rewritten(Box::new(components)) }
     }
 
+    /// The boxed components; an as-written URL has no userinfo, port or query.
+    fn parsed(&self) -> Option<&UrlComponents> {
+        match &self.parts {
+            UrlParts::AsWritten { .. } => None,
+            UrlParts::Rewritten(c) => Some(c),
+        }
+    }
+
     /// The URL as written in the slot.
     pub fn raw(&self) -> &str {
         &self.raw
@@ -143,16 +151,10 @@ impl<'a> UrlTarget<'a> {
         }
     }
     pub fn username(&self) -> Option<&str> {
-        match &self.parts {
-            UrlParts::AsWritten { .. } => None,
-            UrlParts::Rewritten(c) => c.username.as_deref(),
-        }
+        self.parsed().and_then(|c| c.username.as_deref())
     }
     pub fn password(&self) -> Option<&str> {
-        match &self.parts {
-            UrlParts::AsWritten { .. } => None,
-            UrlParts::Rewritten(c) => c.password.as_deref(),
-        }
+        self.parsed().and_then(|c| c.password.as_deref())
     }
     pub fn hostname(&self) -> Option<&str> {
         match &self.parts {
@@ -162,10 +164,7 @@ impl<'a> UrlTarget<'a> {
         }
     }
     pub fn port(&self) -> Option<u32> {
-        match &self.parts {
-            UrlParts::AsWritten { .. } => None,
-            UrlParts::Rewritten(c) => c.port,
-        }
+        self.parsed().and_then(|c| c.port)
     }
     pub fn pathname(&self) -> &str {
         match &self.parts {
@@ -175,10 +174,7 @@ impl<'a> UrlTarget<'a> {
         }
     }
     pub fn query(&self) -> Option<&str> {
-        match &self.parts {
-            UrlParts::AsWritten { .. } => None,
-            UrlParts::Rewritten(c) => c.query.as_deref(),
-        }
+        self.parsed().and_then(|c| c.query.as_deref())
     }
     pub fn fragment(&self) -> Option<&str> {
         match &self.parts {
