@@ -1,6 +1,7 @@
-//! The property harnesses, shared by `tests/properties.rs` (driven by bolero under `cargo test`)
-//! and the cargo-fuzz targets in `fuzz/fuzz_targets/` (driven by libFuzzer). Both include this
-//! file with `#[path]`, so a property is written once and checked by both drivers.
+//! The property harnesses and the fuzz targets, written once with bolero and shared by
+//! `tests/properties.rs` (bolero's random engine under `cargo test`, on stable) and the cargo-fuzz
+//! binaries in `fuzz/fuzz_targets/` (bolero's libFuzzer engine). Both include this file with
+//! `#[path]`; [`FUZZ_TARGETS`] is the one list of targets both run.
 //!
 //! Every harness checks, for the input it is handed:
 //! - no panic (and so no abort) on any `&str`;
@@ -20,6 +21,58 @@ use std::sync::OnceLock;
 
 use plurnk_parser::scan::Registry;
 use plurnk_parser::{Body, Entry, Item, ParseOptions, ParseResult, Position, Rules};
+
+// ── The fuzz targets ────────────────────────────────────────────────────────────────────────────
+
+// Under cargo-fuzz (`cfg(fuzzing)`) bolero must be built with its libFuzzer engine; without it the
+// binaries would run bolero's bounded random engine and stop, looking like a fuzz run that passed.
+#[cfg(all(fuzzing, not(fuzzing_libfuzzer)))]
+compile_error!("fuzz targets need bolero's libFuzzer engine: build with RUSTFLAGS='--cfg fuzzing_libfuzzer' (fuzz/run-all.sh sets it)");
+
+/// Every fuzz target: its name (the binary `fuzz/fuzz_targets/<name>.rs`) and what it does with
+/// each input. `tests/properties.rs` runs each one under bolero on random inputs.
+pub const FUZZ_TARGETS: &[(&str, fn(&[u8]))] = &[
+    ("parse", |data| text_entry(data, Entry::Parse)),
+    ("parse_statements", |data| text_entry(data, Entry::Statements)),
+    ("parse_client", |data| text_entry(data, Entry::Client)),
+    ("parse_path", |data| {
+        if let Ok(input) = std::str::from_utf8(data) {
+            check_path(input);
+        }
+    }),
+    ("native_read", |data| {
+        if let Ok(input) = std::str::from_utf8(data) {
+            check_native(input);
+        }
+    }),
+    ("stream", check_stream),
+    ("structured", check_structured),
+];
+
+/// An entry point on `data` when it is UTF-8 (the library takes `&str`; the CLI refuses the rest).
+fn text_entry(data: &[u8], entry: Entry) {
+    if let Ok(input) = std::str::from_utf8(data) {
+        check_entry(input, entry, &ParseOptions::default());
+    }
+}
+
+/// The target named `name`, as a function.
+pub fn target(name: &str) -> fn(&[u8]) {
+    FUZZ_TARGETS.iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("no fuzz target {name:?}")).1
+}
+
+/// The `main` of the fuzz binary `name`: the target under `bolero::check!`. Bolero's libFuzzer
+/// engine reads libFuzzer's flags from `BOLERO_LIBFUZZER_ARGS` (split at spaces), not from the
+/// command line, so the command line is handed over there: `cargo fuzz run`, `run-all.sh` and
+/// libFuzzer's own fork-mode children all pass flags and corpus directories as usual.
+pub fn fuzz_main(name: &str) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if !args.is_empty() {
+        std::env::set_var("BOLERO_LIBFUZZER_ARGS", args.join(" "));
+    }
+    let run = target(name);
+    bolero::check!().for_each(|data: &[u8]| run(data));
+}
 
 /// The contract's schema, compiled once.
 fn schema() -> &'static jsonschema::Validator {

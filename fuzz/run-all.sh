@@ -16,6 +16,8 @@ mkdir -p "$LOGS"
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=(parse parse_statements parse_client parse_path native_read stream structured)
 cd "$ROOT"
+# The targets are bolero targets: this cfg makes libFuzzer their engine (fuzz/harness.rs).
+export RUSTFLAGS="--cfg fuzzing_libfuzzer${RUSTFLAGS:+ $RUSTFLAGS}"
 cargo +nightly fuzz build --fuzz-dir "$ROOT/fuzz" --target-dir "$TARGET_DIR" -s none -a || exit 2
 BIN="$TARGET_DIR/x86_64-unknown-linux-gnu/release"
 cd "$LOGS"   # libFuzzer writes its job logs into the working directory

@@ -1,7 +1,7 @@
 //! Invariants under property tests: the harnesses of `fuzz/harness.rs`, run by bolero on random
 //! inputs under `cargo test` (a bounded number each), over every seed turn in `fixtures/`, and
-//! over every input of the conformance corpus. The same harnesses are the cargo-fuzz targets
-//! (`fuzz/README.md`); `cargo bolero test` drives the tests below with a fuzzing engine too.
+//! over every input of the conformance corpus. The cargo-fuzz targets are the same bolero code
+//! (`harness::FUZZ_TARGETS`, run below too); the README's "Fuzzing" section says how to fuzz them.
 //!
 //! Checked on every input: no panic; text bodies and text items are exact slices of the input;
 //! positions inside the input; parse A, parse B, parse A again gives the same result; the
@@ -65,6 +65,38 @@ fn structured_turns_hold_the_invariants() {
 #[test]
 fn the_stream_finishes_as_parse_for_any_chunking() {
     check!().with_iterations(ITERATIONS).for_each(|bytes: &[u8]| harness::check_stream(bytes));
+}
+
+/// The fuzz targets themselves (`harness::FUZZ_TARGETS`, the bodies of `fuzz/fuzz_targets/*.rs`), each
+/// under bolero's random engine: what libFuzzer runs is what `cargo test` runs.
+#[test]
+fn every_fuzz_target_holds_on_random_bytes() {
+    for (name, run) in harness::FUZZ_TARGETS {
+        eprintln!("fuzz target {name}");
+        check!().with_iterations(ITERATIONS / 4).for_each(|bytes: &[u8]| run(bytes));
+    }
+}
+
+/// `harness::FUZZ_TARGETS`, the files in `fuzz/fuzz_targets/` and the binaries of `fuzz/Cargo.toml`
+/// name the same targets, and each file runs the target of its own name.
+#[test]
+fn fuzz_targets_are_listed_once_everywhere() {
+    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    let mut listed: Vec<&str> = harness::FUZZ_TARGETS.iter().map(|(n, _)| *n).collect();
+    listed.sort();
+    let mut files: Vec<String> = std::fs::read_dir(fuzz.join("fuzz_targets"))
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".rs").map(str::to_owned))
+        .collect();
+    files.sort();
+    assert_eq!(files, listed, "fuzz/fuzz_targets/ against harness::FUZZ_TARGETS");
+    let manifest = std::fs::read_to_string(fuzz.join("Cargo.toml")).unwrap();
+    for name in &listed {
+        assert!(manifest.contains(&format!("name = \"{name}\"\npath = \"fuzz_targets/{name}.rs\"")), "fuzz/Cargo.toml has no [[bin]] {name}");
+        let src = std::fs::read_to_string(fuzz.join("fuzz_targets").join(format!("{name}.rs"))).unwrap();
+        assert!(src.contains(&format!("harness::fuzz_main(\"{name}\")")), "fuzz/fuzz_targets/{name}.rs does not run target {name}");
+    }
 }
 
 // ── Every seed and corpus input ─────────────────────────────────────────────────────────────────
