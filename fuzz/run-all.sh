@@ -18,6 +18,9 @@ TARGETS=("$@")
 cd "$ROOT"
 # The targets are bolero targets: this cfg makes libFuzzer their engine (fuzz/harness.rs).
 export RUSTFLAGS="--cfg fuzzing_libfuzzer${RUSTFLAGS:+ $RUSTFLAGS}"
+# Either may be missing on a new machine: say which, rather than leave it to cargo's error.
+rustup run nightly rustc --version >/dev/null 2>&1 || { echo "run-all.sh: no nightly toolchain (rustup toolchain install nightly)" >&2; exit 2; }
+cargo +nightly fuzz --version >/dev/null 2>&1 || { echo "run-all.sh: the cargo-fuzz subcommand is missing (cargo install cargo-fuzz)" >&2; exit 2; }
 cargo +nightly fuzz build --fuzz-dir "$ROOT/fuzz" --target-dir "$TARGET_DIR" -s none -a || exit 2
 BIN="$TARGET_DIR/x86_64-unknown-linux-gnu/release"
 cd "$LOGS"   # libFuzzer writes its job logs into the working directory
