@@ -99,6 +99,37 @@ fn fuzz_targets_are_listed_once_everywhere() {
     }
 }
 
+/// `fuzz/run-all.sh` on a machine without the fuzz toolchain names what is missing and exits 2,
+/// before it builds anything: here with a `PATH` holding only the utilities the script calls
+/// before its checks (no `rustup`, no `cargo`), so the nightly check is the one that answers.
+#[cfg(unix)]
+#[test]
+fn fuzz_run_all_names_a_missing_toolchain() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = std::env::temp_dir().join(format!("plurnk-runall-{}", std::process::id()));
+    let bin = tmp.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for tool in ["dirname", "basename", "mkdir"] {
+        let found = ["/usr/bin", "/bin"].iter().map(|d| Path::new(d).join(tool)).find(|p| p.exists()).expect("coreutils");
+        let _ = std::os::unix::fs::symlink(found, bin.join(tool));
+    }
+    // Found here: the child's `PATH` would be searched for it.
+    let bash = ["/bin/bash", "/usr/bin/bash"].into_iter().find(|p| Path::new(p).exists()).expect("bash");
+    let out = std::process::Command::new(bash)
+        .arg(root.join("fuzz/run-all.sh"))
+        .arg("parse")
+        .env_clear()
+        .env("PATH", &bin)
+        .env("FUZZ_LOGS", tmp.join("logs"))
+        .env("CARGO_TARGET_DIR", tmp.join("target"))
+        .output()
+        .expect("bash runs");
+    let _ = std::fs::remove_dir_all(&tmp);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
+    assert!(err.contains("run-all.sh: no nightly toolchain (rustup toolchain install nightly)"), "stderr: {err}");
+}
+
 // ── Every seed and corpus input ─────────────────────────────────────────────────────────────────
 
 fn seed_files() -> Vec<PathBuf> {
