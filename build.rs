@@ -5,12 +5,12 @@
 //! `OUT_DIR` as `tables.json` (embedded by the library, printed by `--tables`) and as
 //! `diagnostic_ids.rs`, the typed ids `src/` uses to name a message.
 
-#[path = "src/rules/model.rs"]
-#[allow(dead_code)]
-mod model;
 #[path = "src/rules/load.rs"]
 #[allow(dead_code)]
 mod load;
+#[path = "src/rules/model.rs"]
+#[allow(dead_code)]
+mod model;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

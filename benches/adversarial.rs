@@ -40,7 +40,8 @@ fn main() {
     println!("| family | {} | 10 MB / 10 KB |", header.join(" | "));
     println!("|---|{}---:|", "---:|".repeat(SIZES.len()));
     // `PLURNK_BENCH_FAMILIES=many-headings,deep-nesting` measures only those rows.
-    let only: Option<Vec<String>> = std::env::var("PLURNK_BENCH_FAMILIES").ok().filter(|v| !v.is_empty()).map(|v| v.split(',').map(str::to_string).collect());
+    let only: Option<Vec<String>> =
+        std::env::var("PLURNK_BENCH_FAMILIES").ok().filter(|v| !v.is_empty()).map(|v| v.split(',').map(str::to_string).collect());
     for family in adversarial::FAMILIES.iter().filter(|f| only.as_ref().map_or(true, |o| o.iter().any(|x| x == *f))) {
         let mut cells = Vec::new();
         for &(size, _) in SIZES {

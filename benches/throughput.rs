@@ -77,7 +77,12 @@ fn prose(size: usize) -> String {
         "There are three ways to fix it, and I would pick the smallest: keep the line table as it is and compute the column from the trimmed slice, so nothing else moves. ",
         "**Why not the others?** Rewriting the table costs a pass over every line, and changing `columns` would shift every position the corpus records, which is far riskier than it looks. ",
     ];
-    let list = ["- keep the line table;\n", "- compute the column from the trimmed slice;\n", "- add a test with a lone `\\r` in the middle of a line;\n", "1. run the suite, then the corpus;\n"];
+    let list = [
+        "- keep the line table;\n",
+        "- compute the column from the trimmed slice;\n",
+        "- add a test with a lone `\\r` in the middle of a line;\n",
+        "1. run the suite, then the corpus;\n",
+    ];
     let table = "| step | cost | risk |\n|---|---|---|\n| trim first | one slice | none |\n| new table | one pass | low |\n";
     let mut s = String::with_capacity(size + 1024);
     let mut i = 0usize;
@@ -322,7 +327,8 @@ fn main() {
     // by the same parser) before each of theirs: a turn's parse is as fast as what of its code
     // is still cached, and the turns of other paths run other code. All turns together is the
     // first table.
-    let paths = [(ReadingPath::OnePass, "read in one pass"), (ReadingPath::General, "general path"), (ReadingPath::Native, "native markup")];
+    let paths =
+        [(ReadingPath::OnePass, "read in one pass"), (ReadingPath::General, "general path"), (ReadingPath::Native, "native markup")];
     let path_of: Vec<ReadingPath> = inputs.iter().map(|i| plurnk_parser::reading_path(i, &ParseOptions::default())).collect();
     println!();
     println!("the same inputs by the path `parse` reads them by: alone, and after a round of the other paths' turns");
@@ -362,7 +368,8 @@ fn main() {
     // A share is only meaningful while this parser spends more in all (else there is no gap).
     let share = |d: f64| if excess_all > 0.0 { format!("{:.0}%", 100.0 * d / excess_all) } else { "n/a".into() };
     for (path, name) in paths {
-        let (o, q, n) = each.iter().zip(&path_of).filter(|(_, p)| **p == path).fold((0.0, 0.0, 0), |a, (t, _)| (a.0 + t[0], a.1 + t[1], a.2 + 1));
+        let (o, q, n) =
+            each.iter().zip(&path_of).filter(|(_, p)| **p == path).fold((0.0, 0.0, 0), |a, (t, _)| (a.0 + t[0], a.1 + t[1], a.2 + 1));
         if n > 0 {
             println!("| {name} | {n} | {:.1} | {:.1} | {:+.1} | {} | {:.2}x |", o * 1e6, q * 1e6, (o - q) * 1e6, share(o - q), q / o);
         }
@@ -377,7 +384,13 @@ fn main() {
     println!("|---:|---:|---|---:|---:|---:|");
     for &k in worst.iter().take(8) {
         let name = paths.iter().find(|p| p.0 == path_of[k]).map_or("", |p| p.1);
-        println!("| {k} | {} | {name} | {:.2} | {:.2} | {:+.2} |", inputs[k].len(), each[k][0] * 1e6, each[k][1] * 1e6, (each[k][0] - each[k][1]) * 1e6);
+        println!(
+            "| {k} | {} | {name} | {:.2} | {:.2} | {:+.2} |",
+            inputs[k].len(),
+            each[k][0] * 1e6,
+            each[k][1] * 1e6,
+            (each[k][0] - each[k][1]) * 1e6
+        );
     }
 
     // What one path's turns cost another's: the one-pass turns timed in rounds of their own,
@@ -388,8 +401,14 @@ fn main() {
     println!("the one-pass turns, each parse timed on its own: alone, with each other path's turns in the rounds, and among every turn (µs per round)");
     println!("| rounds of | plurnk-parser µs | pulldown-cmark µs | difference µs |");
     println!("|---|---:|---:|---:|");
-    let one_pass = |each: &[Vec<f64>], set: &[usize]| set.iter().zip(each).filter(|(k, _)| path_of[**k] == ReadingPath::OnePass).fold((0.0, 0.0), |a, (_, t)| (a.0 + t[0], a.1 + t[1]));
-    let rows = [("one-pass turns alone", None), ("one-pass and general-path turns", Some(ReadingPath::General)), ("one-pass and native-markup turns", Some(ReadingPath::Native))];
+    let one_pass = |each: &[Vec<f64>], set: &[usize]| {
+        set.iter().zip(each).filter(|(k, _)| path_of[**k] == ReadingPath::OnePass).fold((0.0, 0.0), |a, (_, t)| (a.0 + t[0], a.1 + t[1]))
+    };
+    let rows = [
+        ("one-pass turns alone", None),
+        ("one-pass and general-path turns", Some(ReadingPath::General)),
+        ("one-pass and native-markup turns", Some(ReadingPath::Native)),
+    ];
     for (name, with) in rows {
         let set: Vec<usize> = (0..inputs.len()).filter(|&k| path_of[k] == ReadingPath::OnePass || Some(path_of[k]) == with).collect();
         let turns: Vec<&str> = set.iter().map(|&k| inputs[k]).collect();

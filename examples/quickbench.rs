@@ -14,7 +14,10 @@ fn main() {
         Err(_) => {
             let shared = std::env::var("PLURNK_SHARED").unwrap_or_else(|_| "../shared".into());
             let text = std::fs::read_to_string(format!("{shared}/corpus/recorded-emissions.jsonl")).expect("the corpus");
-            let all: Vec<String> = text.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["input"].as_str().unwrap().to_string()).collect();
+            let all: Vec<String> = text
+                .lines()
+                .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["input"].as_str().unwrap().to_string())
+                .collect();
             // `QB_IDS=3,17,…` keeps those inputs (0-based corpus lines), in that order.
             match std::env::var("QB_IDS") {
                 Ok(ids) => ids.split(',').map(|k| all[k.trim().parse::<usize>().expect("QB_IDS holds line numbers")].clone()).collect(),

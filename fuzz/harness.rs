@@ -90,10 +90,7 @@ const INTERLEAVED: &[&str] = &[
 
 /// Code points of each physical line (LF or CRLF ends a line; a lone CR is content).
 fn line_widths(input: &str) -> Vec<u32> {
-    plurnk_parser::scan::lines(input)
-        .iter()
-        .map(|l| plurnk_parser::scan::columns(&input[l.start..l.end]))
-        .collect()
+    plurnk_parser::scan::lines(input).iter().map(|l| plurnk_parser::scan::columns(&input[l.start..l.end])).collect()
 }
 
 fn check_position(what: &str, p: Position, widths: &[u32], input: &str) {
@@ -135,7 +132,10 @@ fn inline_body(result: &ParseResult<'_>, s: &plurnk_parser::Statement<'_>) -> bo
         plurnk_parser::Head::Runtime(r) => r.as_str(),
     };
     let message = Rules::builtin().text(plurnk_parser::rules::DiagId::InlineBody, &[("op", name)]);
-    result.items.iter().any(|i| matches!(i, Item::Error(e) if e.line == s.position.line && e.column == s.position.column && e.message == message))
+    result
+        .items
+        .iter()
+        .any(|i| matches!(i, Item::Error(e) if e.line == s.position.line && e.column == s.position.column && e.message == message))
 }
 
 /// An inline body: the heading text (every backtick dropped) occurs in the input with its
@@ -174,7 +174,9 @@ fn check_result_with(result: &ParseResult<'_>, input: &str, rewritten: Option<&s
         // Each line as wide as the wider of the input's and the rewrite's.
         Some(r) => {
             let (a, b) = (line_widths(input), line_widths(r));
-            (0..a.len().max(b.len())).map(|i| a.get(i).copied().unwrap_or(0).max(b.get(i).copied().unwrap_or(0)).max(if i < b.len() { u32::MAX / 2 } else { 0 })).collect()
+            (0..a.len().max(b.len()))
+                .map(|i| a.get(i).copied().unwrap_or(0).max(b.get(i).copied().unwrap_or(0)).max(if i < b.len() { u32::MAX / 2 } else { 0 }))
+                .collect()
         }
         None => line_widths(input),
     };
@@ -317,40 +319,148 @@ impl<'a> Choices<'a> {
 }
 
 const TAGS: &[&str] = &[
-    "READ", "FIND", "EDIT", "COPY", "MOVE", "SEND", "BARE", "WORK", "FORK", "KILL", "NOTE", "WAIT", "LOOK",
-    "read", "Edit", "sh", "SH", "bash", "js", "node", "python", "json", "rust", "", "BUFF", "READS", "1",
+    "READ", "FIND", "EDIT", "COPY", "MOVE", "SEND", "BARE", "WORK", "FORK", "KILL", "NOTE", "WAIT", "LOOK", "read", "Edit", "sh", "SH",
+    "bash", "js", "node", "python", "json", "rust", "", "BUFF", "READS", "1",
 ];
 const TARGETS: &[&str] = &[
-    "(src/a.rs)", "(a.md)", "()", "(~/x y.txt)", "(https://u:p@example.com:8080/p?q=1#f)", "(worker://w)",
-    "(file:///etc/hosts)", "(src/**/*.rs)", "(a.md#frag)", "(a.md) (b.md)", "(src/a.rs", "((a))", "(é/漢.txt)",
-    "(C:\\win\\path)", "(mailto:x@y)", "(:)", "(a.md)->(b.md)", "(a) to (b)",
+    "(src/a.rs)",
+    "(a.md)",
+    "()",
+    "(~/x y.txt)",
+    "(https://u:p@example.com:8080/p?q=1#f)",
+    "(worker://w)",
+    "(file:///etc/hosts)",
+    "(src/**/*.rs)",
+    "(a.md#frag)",
+    "(a.md) (b.md)",
+    "(src/a.rs",
+    "((a))",
+    "(é/漢.txt)",
+    "(C:\\win\\path)",
+    "(mailto:x@y)",
+    "(:)",
+    "(a.md)->(b.md)",
+    "(a) to (b)",
 ];
 const SLOTS: &[&str] = &[
-    "<1,40>", "<1>", "<-1>", "<^fn main>", "<1.5,2>", "<a,b>", "<1,", "<>", "[ro]", "[a,b]", "[30]", "[", "[]",
-    "/fn \\w+/g", "/unclosed", "/(/", "$..name", "$[", "^pattern", "`code`", "<!-- aside -->", "<!--", "-->",
-    "needle", "\"quoted\"", "{\"k\":1}", "->", "to", "```", "````", "`", "<1,40> [x] /y/",
+    "<1,40>",
+    "<1>",
+    "<-1>",
+    "<^fn main>",
+    "<1.5,2>",
+    "<a,b>",
+    "<1,",
+    "<>",
+    "[ro]",
+    "[a,b]",
+    "[30]",
+    "[",
+    "[]",
+    "/fn \\w+/g",
+    "/unclosed",
+    "/(/",
+    "$..name",
+    "$[",
+    "^pattern",
+    "`code`",
+    "<!-- aside -->",
+    "<!--",
+    "-->",
+    "needle",
+    "\"quoted\"",
+    "{\"k\":1}",
+    "->",
+    "to",
+    "```",
+    "````",
+    "`",
+    "<1,40> [x] /y/",
 ];
 const BODIES: &[&str] = &[
-    "body", "  indented line", "\tTab\tline", "", " ", "let x = 1;", "```", "```python", "````", "~~~", "```sh",
-    "```READ (a.md)", "# heading", "- item", "> quote", "é漢🎉 unicode", "\u{feff}bom", "a\rb", "\\", "${x}",
-    "<!-- aside -->", "{\"to\": \"user\", \"text\": \"hi\"}", "null", "READ", "EDIT (x)", "sh echo hi",
+    "body",
+    "  indented line",
+    "\tTab\tline",
+    "",
+    " ",
+    "let x = 1;",
+    "```",
+    "```python",
+    "````",
+    "~~~",
+    "```sh",
+    "```READ (a.md)",
+    "# heading",
+    "- item",
+    "> quote",
+    "é漢🎉 unicode",
+    "\u{feff}bom",
+    "a\rb",
+    "\\",
+    "${x}",
+    "<!-- aside -->",
+    "{\"to\": \"user\", \"text\": \"hi\"}",
+    "null",
+    "READ",
+    "EDIT (x)",
+    "sh echo hi",
 ];
 const PROSE: &[&str] = &[
-    "I'll read the file first.", "Here is the plan:", "Done.", "Let me check `READ` usage.", "Use ```READ``` to read.",
-    "1. step one", "**bold** _it_", "The fence ``` is inline.", "READ", "READ (a.md)", "sh ls", "  ```",
-    "Example:", "    ```READ (x)", "", "    code block",
+    "I'll read the file first.",
+    "Here is the plan:",
+    "Done.",
+    "Let me check `READ` usage.",
+    "Use ```READ``` to read.",
+    "1. step one",
+    "**bold** _it_",
+    "The fence ``` is inline.",
+    "READ",
+    "READ (a.md)",
+    "sh ls",
+    "  ```",
+    "Example:",
+    "    ```READ (x)",
+    "",
+    "    code block",
 ];
 const NATIVE: &[&str] = &[
-    "<function_calls>", "</function_calls>", "<invoke name=\"READ\">", "<invoke name=\"sh\">", "</invoke>",
-    "<parameter name=\"path\">a.md</parameter>", "<parameter name=\"command\">ls</parameter>", "<parameter name=\"path\">",
-    "</parameter>", "<invoke name=\"FIND\">", "<tool_call>", "</tool_call>",
-    "{\"name\": \"READ\", \"arguments\": {\"path\": \"a.md\"}}", "{\"name\": \"EDIT\", \"arguments\": {\"path\": \"a\", \"content\": \"x\\ny\"}}",
-    "{\"name\": \"nope\"}", "[TOOL_CALLS]", "[TOOL_CALLS]READ[ARGS]{\"path\": \"a.md\"}", "<|python_tag|>", "<|eom_id|>",
-    "<|tool▁calls▁begin|>", "<|tool▁call▁begin|>function<|tool▁sep|>READ", "<|tool▁call▁end|>", "<|tool▁calls▁end|>",
-    "<｜tool▁calls▁begin｜>", "<|tool_calls_section_begin|>", "<|tool_call_begin|>functions.READ:0",
-    "<|tool_call_argument_begin|>", "<|tool_call_end|>", "<|tool_calls_section_end|>", "<minimax:tool_call>",
-    "</minimax:tool_call>", "<arg_key>path</arg_key>", "<arg_value>a.md</arg_value>", "<｜DSML｜function_calls>",
-    "<op verb=\"READ\" path=\"a.md\"/>", "<READ path=\"a.md\"/>", "```json", "functions.READ:0",
+    "<function_calls>",
+    "</function_calls>",
+    "<invoke name=\"READ\">",
+    "<invoke name=\"sh\">",
+    "</invoke>",
+    "<parameter name=\"path\">a.md</parameter>",
+    "<parameter name=\"command\">ls</parameter>",
+    "<parameter name=\"path\">",
+    "</parameter>",
+    "<invoke name=\"FIND\">",
+    "<tool_call>",
+    "</tool_call>",
+    "{\"name\": \"READ\", \"arguments\": {\"path\": \"a.md\"}}",
+    "{\"name\": \"EDIT\", \"arguments\": {\"path\": \"a\", \"content\": \"x\\ny\"}}",
+    "{\"name\": \"nope\"}",
+    "[TOOL_CALLS]",
+    "[TOOL_CALLS]READ[ARGS]{\"path\": \"a.md\"}",
+    "<|python_tag|>",
+    "<|eom_id|>",
+    "<|tool▁calls▁begin|>",
+    "<|tool▁call▁begin|>function<|tool▁sep|>READ",
+    "<|tool▁call▁end|>",
+    "<|tool▁calls▁end|>",
+    "<｜tool▁calls▁begin｜>",
+    "<|tool_calls_section_begin|>",
+    "<|tool_call_begin|>functions.READ:0",
+    "<|tool_call_argument_begin|>",
+    "<|tool_call_end|>",
+    "<|tool_calls_section_end|>",
+    "<minimax:tool_call>",
+    "</minimax:tool_call>",
+    "<arg_key>path</arg_key>",
+    "<arg_value>a.md</arg_value>",
+    "<｜DSML｜function_calls>",
+    "<op verb=\"READ\" path=\"a.md\"/>",
+    "<READ path=\"a.md\"/>",
+    "```json",
+    "functions.READ:0",
 ];
 const ENDINGS: &[&str] = &["\n", "\n", "\n", "\r\n", "", "\r", "\n\n"];
 
@@ -376,7 +486,11 @@ pub fn build_turn(data: &[u8]) -> String {
                 s.push_str(c.pick(TAGS));
                 for _ in 0..c.below(4) {
                     s.push_str(if c.below(3) == 0 { "" } else { " " });
-                    if c.below(2) == 0 { s.push_str(c.pick(TARGETS)) } else { s.push_str(c.pick(SLOTS)) }
+                    if c.below(2) == 0 {
+                        s.push_str(c.pick(TARGETS))
+                    } else {
+                        s.push_str(c.pick(SLOTS))
+                    }
                 }
                 if c.below(5) == 0 {
                     s.push_str(&"`".repeat(3 + c.below(3)));

@@ -159,7 +159,9 @@ impl<'a> UrlTarget<'a> {
     pub fn hostname(&self) -> Option<&str> {
         match &self.parts {
             // The host follows the scheme's `://`.
-            UrlParts::AsWritten { scheme_end, host_end, .. } => Some(&self.raw[*scheme_end as usize + 3..*host_end as usize]).filter(|h| !h.is_empty()),
+            UrlParts::AsWritten { scheme_end, host_end, .. } => {
+                Some(&self.raw[*scheme_end as usize + 3..*host_end as usize]).filter(|h| !h.is_empty())
+            }
             UrlParts::Rewritten(c) => c.hostname.as_deref(),
         }
     }
@@ -179,7 +181,9 @@ impl<'a> UrlTarget<'a> {
     pub fn fragment(&self) -> Option<&str> {
         match &self.parts {
             // What follows the path is `#` and the fragment.
-            UrlParts::AsWritten { path_end, .. } => self.raw.get(*path_end as usize + 1..).filter(|_| (*path_end as usize) < self.raw.len()),
+            UrlParts::AsWritten { path_end, .. } => {
+                self.raw.get(*path_end as usize + 1..).filter(|_| (*path_end as usize) < self.raw.len())
+            }
             UrlParts::Rewritten(c) => c.fragment.as_deref(),
         }
     }
@@ -245,7 +249,12 @@ pub struct Selection<'a> {
 impl Selection<'_> {
     /// The selection with nothing borrowed.
     pub fn into_owned(self) -> Selection<'static> {
-        Selection { target: self.target.map(Target::into_owned), metadata: self.metadata, line_marker: self.line_marker, matcher: self.matcher }
+        Selection {
+            target: self.target.map(Target::into_owned),
+            metadata: self.metadata,
+            line_marker: self.line_marker,
+            matcher: self.matcher,
+        }
     }
 }
 
@@ -254,7 +263,10 @@ impl Selection<'_> {
 pub enum Body<'a> {
     Null,
     Text(Cow<'a, str>),
-    Message { raw: Cow<'a, str>, json: Option<serde_json::Value> },
+    Message {
+        raw: Cow<'a, str>,
+        json: Option<serde_json::Value>,
+    },
     /// Boxed, as [`Statement::matcher`] is.
     Matcher(Box<Matcher>),
 }
@@ -263,7 +275,10 @@ pub enum Body<'a> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Head {
     /// `name` borrows the built-in rule set, and is a copy for a rule set the caller supplied.
-    Op { name: Cow<'static, str>, shape: Shape },
+    Op {
+        name: Cow<'static, str>,
+        shape: Shape,
+    },
     Runtime(String),
 }
 
@@ -535,8 +550,7 @@ impl ParseResult<'_> {
 
     /// Whether an error item or an unparsed tail is present (the CLI's exit 1).
     pub fn has_errors(&self) -> bool {
-        self.unparsed_tail.is_some()
-            || self.items.iter().any(|i| matches!(i, Item::Error(e) if e.severity == Severity::Error))
+        self.unparsed_tail.is_some() || self.items.iter().any(|i| matches!(i, Item::Error(e) if e.severity == Severity::Error))
     }
 
     pub fn statements(&self) -> impl Iterator<Item = &Statement<'_>> {

@@ -123,8 +123,17 @@ pub(crate) fn read<'a>(input: &'a str, rules: &Rules, cls: &Classifier, entry: E
         }
         let (at, width) = (u.indent as usize, u.width);
         let end = if u.closer == AT_EOF { End::Eof } else { End::Closer { line: u.closer, width } };
-        let r = OpRegion { start_line: u.head, head_line: u.head, fence_at: at, pos_at: at, width, open_width: width, form: Form::Fenced, end };
-        let seg = Segment { fence_at: at, width, named: u.named, name: (at + width as usize, u.name_end), end: h.end - h.start, closers: Small::new(), closed: false };
+        let r =
+            OpRegion { start_line: u.head, head_line: u.head, fence_at: at, pos_at: at, width, open_width: width, form: Form::Fenced, end };
+        let seg = Segment {
+            fence_at: at,
+            width,
+            named: u.named,
+            name: (at + width as usize, u.name_end),
+            end: h.end - h.start,
+            closers: Small::new(),
+            closed: false,
+        };
         if !build::clean_statement(&ctx, &r, &seg, &mut items) {
             return None;
         }
@@ -170,7 +179,15 @@ fn note<'a>(ctx: &build::Ctx<'a, '_>, line: u32, f: &scan::Fence) -> Item<'a> {
 /// what the module doc names) and puts its operation blocks in `out` and the lines its text
 /// names (unknown tags with slots, shown headings) in `notes`. `text` asks whether the text
 /// between blocks is more than whitespace.
-fn units(input: &str, rules: &Rules, cls: &Classifier, lines: &[scan::Line], text: bool, out: &mut Vec<Unit>, notes: &mut Vec<(u32, scan::Fence)>) -> Shape {
+fn units(
+    input: &str,
+    rules: &Rules,
+    cls: &Classifier,
+    lines: &[scan::Line],
+    text: bool,
+    out: &mut Vec<Unit>,
+    notes: &mut Vec<(u32, scan::Fence)>,
+) -> Shape {
     out.clear();
     notes.clear();
     let bytes = input.as_bytes();
@@ -271,11 +288,22 @@ fn units(input: &str, rules: &Rules, cls: &Classifier, lines: &[scan::Line], tex
                         e += 1;
                     }
                     resume = l.start + e;
-                    out.push(Unit { head: op.line, indent: op.indent, width: op.width, named: op.named, name_end: op.name_end, closer: line, resume, text_before });
+                    out.push(Unit {
+                        head: op.line,
+                        indent: op.indent,
+                        width: op.width,
+                        named: op.named,
+                        name_end: op.name_end,
+                        closer: line,
+                        resume,
+                        text_before,
+                    });
                     Open::Top
                 }
                 // An inner block (§balanced-fences): narrower than the body, of tildes, or labeled.
-                Info::Bare | Info::Label if op.inner && !op.bodyless && (block.labeled || f.ch != b'`' || f.width < op.width) => Open::Inner(op, block),
+                Info::Bare | Info::Label if op.inner && !op.bodyless && (block.labeled || f.ch != b'`' || f.width < op.width) => {
+                    Open::Inner(op, block)
+                }
                 _ => return Shape::No,
             },
             // Its first valid closer closes it, after a line when the opener is bare.
@@ -351,7 +379,16 @@ fn unclosed_last(input: &str, rules: &Rules, cls: &Classifier, text: bool, ws: &
     let name_end = cls.name_end(&input.as_bytes()[l.start..l.end], f.info_at);
     let resume = ws.clean.last().map_or(0, |u| u.resume);
     let text_before = text && !scan::blank(&input[resume..l.start]);
-    ws.clean.push(Unit { head: head as u32, indent: f.indent, width: f.width, named, name_end, closer: AT_EOF, resume: input.len(), text_before });
+    ws.clean.push(Unit {
+        head: head as u32,
+        indent: f.indent,
+        width: f.width,
+        named,
+        name_end,
+        closer: AT_EOF,
+        resume: input.len(),
+        text_before,
+    });
     true
 }
 
@@ -491,7 +528,21 @@ mod tests {
             state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
             (state >> 33) as usize % k
         };
-        const HEADS: &[&str] = &["READ (src/a.rs) <1,40>", "KILL", "KILL (log:///1)", "EDIT (x.py)", "NOTE", "sh", "WORK (worker://w)", "SEND (message://a)", "MOVE (a) (b)", "WAIT", "FIND (*) /x/", "BUFF (p)", "python"];
+        const HEADS: &[&str] = &[
+            "READ (src/a.rs) <1,40>",
+            "KILL",
+            "KILL (log:///1)",
+            "EDIT (x.py)",
+            "NOTE",
+            "sh",
+            "WORK (worker://w)",
+            "SEND (message://a)",
+            "MOVE (a) (b)",
+            "WAIT",
+            "FIND (*) /x/",
+            "BUFF (p)",
+            "python",
+        ];
         const TEXT: &[&str] = &["x", "", "print(1)", "READ (b)", "KILL", "  indented", "é ```", "<!-- c -->", "```READ (a)```"];
         let fence = |ch: char, w: usize| ch.to_string().repeat(w);
         let mut turns = Vec::new();
@@ -538,7 +589,9 @@ mod tests {
                         for _ in 0..n(4) {
                             match n(3) {
                                 0 => t.push_str(&format!("{}\n", TEXT[n(TEXT.len())])),
-                                1 => t.push_str(&format!("{}\n", ["READ (src/config.json) $.db", "KILL", "NOTE <!-- n -->", "sh (x)"][n(4)])),
+                                1 => {
+                                    t.push_str(&format!("{}\n", ["READ (src/config.json) $.db", "KILL", "NOTE <!-- n -->", "sh (x)"][n(4)]))
+                                }
                                 _ => {
                                     let (open, ch, v) = match n(6) {
                                         0 | 1 => (String::new(), '`', 3 + n(w - 2)),
@@ -604,10 +657,49 @@ mod tests {
     #[test]
     fn fence_pairing_clean_turn_reader_agrees_with_the_general_path() {
         const LINES: &[&str] = &[
-            "```READ (src/a.rs) <1,40>", "```EDIT (x.py)", "```FIND (*) /x/i <!-- why -->", "```sh", "```KILL (log:///2)", "```WAIT", "```MOVE (a) (b)",
-            "```SEND (message://a)", "```NOTE", "```python", "```BUFF (p)", "```", "```", "```", "````", "  ```", "```  ", "~~~", "``` x", "```READ (a)```",
-            "text", "", "  ", "é", "READ (a)", "KILL", "x ```", "{\"a\": 1}", "<!-- c -->", "```READ (a) <x>", "```READ (a)\r", "\t", "- item",
-            "````KILL", "````READ (a)", "````WORK (worker://w)", "`````EDIT (b)", "````", "`````", "~~~~", "```1", "````sh", "``` <!-- a -->",
+            "```READ (src/a.rs) <1,40>",
+            "```EDIT (x.py)",
+            "```FIND (*) /x/i <!-- why -->",
+            "```sh",
+            "```KILL (log:///2)",
+            "```WAIT",
+            "```MOVE (a) (b)",
+            "```SEND (message://a)",
+            "```NOTE",
+            "```python",
+            "```BUFF (p)",
+            "```",
+            "```",
+            "```",
+            "````",
+            "  ```",
+            "```  ",
+            "~~~",
+            "``` x",
+            "```READ (a)```",
+            "text",
+            "",
+            "  ",
+            "é",
+            "READ (a)",
+            "KILL",
+            "x ```",
+            "{\"a\": 1}",
+            "<!-- c -->",
+            "```READ (a) <x>",
+            "```READ (a)\r",
+            "\t",
+            "- item",
+            "````KILL",
+            "````READ (a)",
+            "````WORK (worker://w)",
+            "`````EDIT (b)",
+            "````",
+            "`````",
+            "~~~~",
+            "```1",
+            "````sh",
+            "``` <!-- a -->",
         ];
         bolero::check!().with_type::<Vec<u8>>().with_iterations(40_000).with_max_len(24).for_each(|bytes: &Vec<u8>| {
             let mut turn = String::new();
@@ -621,7 +713,13 @@ mod tests {
             }
         });
         let before = TAKEN.with(|t| t.get());
-        let taken = ["```READ (a)\n```\n", "a\n```sh\nls\n```\nb\n", "```python\nx\n```\n```WAIT\n```\n", "````KILL\n```\nx\n```\n````\n", "```\n```READ (a)\n```\n````NOTE\nREAD (a)\n````\n```\nx\n```\n"];
+        let taken = [
+            "```READ (a)\n```\n",
+            "a\n```sh\nls\n```\nb\n",
+            "```python\nx\n```\n```WAIT\n```\n",
+            "````KILL\n```\nx\n```\n````\n",
+            "```\n```READ (a)\n```\n````NOTE\nREAD (a)\n````\n```\nx\n```\n",
+        ];
         for turn in taken {
             let _ = parse(turn, &ParseOptions::default());
         }

@@ -17,7 +17,6 @@ use crate::rules::Rules;
 use crate::scan::{self, Class, Classifier, Fence, Info, Line, Named, Registry};
 use crate::ParseOptions;
 
-
 /// A fence line as the walkers see it: a fence within the indentation limit that is not inline
 /// code (CommonMark: a backtick fence's info carries no backtick) and not a closer chained to an
 /// opener.
@@ -98,10 +97,17 @@ fn judge<'a>(input: &'a str, lines: &[Line], from: usize, to: usize, options: &P
     if read.unparsed_tail.is_some() || probed.unparsed_tail.is_some() {
         return Reading::Malformed;
     }
-    let statements = |r: &ParseResult<'_>| r.items.iter().filter(|i| matches!(i, Item::Statement(_))).cloned().map(|i| match i {
-        Item::Statement(s) => s.into_owned(),
-        _ => unreachable!(),
-    }).collect::<Vec<_>>();
+    let statements = |r: &ParseResult<'_>| {
+        r.items
+            .iter()
+            .filter(|i| matches!(i, Item::Statement(_)))
+            .cloned()
+            .map(|i| match i {
+                Item::Statement(s) => s.into_owned(),
+                _ => unreachable!(),
+            })
+            .collect::<Vec<_>>()
+    };
     let (mine, theirs) = (statements(&read), statements(&probed));
     if mine != theirs || mine.iter().any(|s| s.position.line != 1) {
         return Reading::Unfinished;
@@ -252,7 +258,9 @@ fn packet_row(text: &str) -> bool {
         return false;
     }
     let rest = rest.trim_start_matches([' ', '\t']);
-    PACKET_ROW_SCHEMES.iter().any(|s| rest.len() > s.len() + 3 && rest[..s.len()].eq_ignore_ascii_case(s) && rest[s.len()..].starts_with("://"))
+    PACKET_ROW_SCHEMES
+        .iter()
+        .any(|s| rest.len() > s.len() + 3 && rest[..s.len()].eq_ignore_ascii_case(s) && rest[s.len()..].starts_with("://"))
 }
 
 /// `PlurnkParser.operationAttempt(input, executors)` (§operation-attempt): for an emission with
@@ -362,7 +370,10 @@ pub fn options_from_json(value: Option<&serde_json::Value>) -> Result<(String, P
     let strings = || message("embed.option-type", &[("option", "executors"), ("expected", "an array of strings")]);
     for (k, x) in m {
         match k.as_str() {
-            "entry" => entry = x.as_str().ok_or_else(|| message("embed.option-type", &[("option", "entry"), ("expected", "a string")]))?.to_string(),
+            "entry" => {
+                entry =
+                    x.as_str().ok_or_else(|| message("embed.option-type", &[("option", "entry"), ("expected", "a string")]))?.to_string()
+            }
             "executors" if x.is_null() => {}
             "executors" => {
                 let list = x.as_array().ok_or_else(strings)?;

@@ -143,7 +143,15 @@ impl SegmentCache {
 
     /// [`SegmentCache::split`] of a line whose first opener's tag the classifier already
     /// resolved to `first` (its `Info::Heading` or `Info::Chain`): the tag is not looked up twice.
-    pub fn split_named(&mut self, cls: &Classifier, line: u32, text: &str, fence_at: usize, width: u32, first: Option<Named>) -> &[Segment] {
+    pub fn split_named(
+        &mut self,
+        cls: &Classifier,
+        line: u32,
+        text: &str,
+        fence_at: usize,
+        width: u32,
+        first: Option<Named>,
+    ) -> &[Segment] {
         self.segs.truncate(self.kept);
         let from = self.segs.len();
         segments_append(cls, text, fence_at, width, first, &mut self.segs);
@@ -189,7 +197,8 @@ fn segments_append(cls: &Classifier, line: &str, fence_at: usize, width: u32, mu
             Some(n) => n,
             None => break,
         };
-        let mut seg = Segment { fence_at: at, width: w, named, name: (name_start, name_end), end: b.len(), closers: Small::new(), closed: false };
+        let mut seg =
+            Segment { fence_at: at, width: w, named, name: (name_start, name_end), end: b.len(), closers: Small::new(), closed: false };
         // No backtick after the name (most headings): no closer and no next opener can stand on
         // the line, so the stretch runs to its end unclosed; the slots need no walk.
         if crate::scan::find_byte(b'`', &b[name_end..]).is_none() {
@@ -415,13 +424,14 @@ pub fn lex_into(line: &str, from: usize, seg: &Segment, zero_width: &[char], not
                 i = j;
                 glued = false;
             }
-            b'0'..=b'9' if {
-                let mut j = i;
-                while j < end && b[j].is_ascii_digit() {
-                    j += 1;
-                }
-                b[j..end].starts_with(b"<@")
-            } =>
+            b'0'..=b'9'
+                if {
+                    let mut j = i;
+                    while j < end && b[j].is_ascii_digit() {
+                        j += 1;
+                    }
+                    b[j..end].starts_with(b"<@")
+                } =>
             {
                 let mut j = i;
                 while b[j].is_ascii_digit() {
@@ -442,7 +452,7 @@ pub fn lex_into(line: &str, from: usize, seg: &Segment, zero_width: &[char], not
             }
         }
     }
-    }
+}
 
 /// A `<…>` scope starting at `i`: to its `>`, or to the stretch's end (before any closer).
 fn scope_tok(b: &[u8], i: usize, end: usize, seg: &Segment, lead: Option<usize>) -> (Tok, usize) {

@@ -18,9 +18,9 @@ mod clean_turn;
 pub mod diagnose;
 pub mod heading;
 pub mod matcher;
-pub mod render;
 pub mod native;
 pub mod pair;
+pub mod render;
 pub mod rules;
 pub mod scan;
 pub mod scope;
@@ -261,7 +261,15 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
                     let last = heads.split_named(cls, line, text_of(i), f.info_at, f.chain_width, Some(named)).last();
                     let compact = last.map(|s| s.closed).unwrap_or(false);
                     let open_width = last.map(|s| s.width).unwrap_or(f.chain_width);
-                    plines.push(PLine { line, at: u32::try_from(f.info_at).unwrap_or(u32::MAX), ch: b'`', width: f.chain_width, kind: PKind::Heading { named, compact, open_width }, forgotten: None, orphan: false });
+                    plines.push(PLine {
+                        line,
+                        at: u32::try_from(f.info_at).unwrap_or(u32::MAX),
+                        ch: b'`',
+                        width: f.chain_width,
+                        kind: PKind::Heading { named, compact, open_width },
+                        forgotten: None,
+                        orphan: false,
+                    });
                     continue;
                 }
                 let kind = match f.info {
@@ -328,7 +336,8 @@ pub enum ReadingPath {
 pub fn reading_path(input: &str, options: &ParseOptions) -> ReadingPath {
     let rules = options.rules();
     let registry = Registry::new(rules, options.executors.as_deref());
-    if run_once(input, rules, &registry, Entry::Parse).statements().next().is_none() && parse(input, options).statements().next().is_some() {
+    if run_once(input, rules, &registry, Entry::Parse).statements().next().is_none() && parse(input, options).statements().next().is_some()
+    {
         return ReadingPath::Native;
     }
     let one_pass = with_workspace(|ws| {

@@ -82,7 +82,8 @@ fn classify(rules: &Rules, raw: &str, notes: &mut Vec<MatcherNote>) -> Matcher {
                     Some(id) => rules.text(id, &[("token", e.token.as_deref().unwrap_or(""))]),
                     None => e.engine.unwrap_or_default(),
                 };
-                let error = rules.text(DiagId::MatcherJsonpathLocated, &[("message", &message), ("query", raw), ("index", &e.index.to_string())]);
+                let error =
+                    rules.text(DiagId::MatcherJsonpathLocated, &[("message", &message), ("query", raw), ("index", &e.index.to_string())]);
                 unreadable(rules, rules.text(DiagId::MatcherJsonpathNative, &[("error", &error)]), DiagId::MatcherJsonpathRecovery)
             }
         },
@@ -231,8 +232,13 @@ fn anchored(rules: &Rules, raw: &str, notes: &mut Vec<MatcherNote>) -> Matcher {
             Matcher::Regex { raw: String::new(), pattern: read.pattern, flags: read.flags }
         }
         Err(reason) => {
-            let error = rules.text(DiagId::MatcherV8Source, &[("pattern", &read.pattern), ("flags", &read.flags), ("reason", &reason.text(rules))]);
-            unreadable(rules, rules.text(DiagId::MatcherAnchoredNative, &[("error", &error), ("raw", raw)]), DiagId::MatcherAnchoredRecovery)
+            let error =
+                rules.text(DiagId::MatcherV8Source, &[("pattern", &read.pattern), ("flags", &read.flags), ("reason", &reason.text(rules))]);
+            unreadable(
+                rules,
+                rules.text(DiagId::MatcherAnchoredNative, &[("error", &error), ("raw", raw)]),
+                DiagId::MatcherAnchoredRecovery,
+            )
         }
     }
 }
@@ -460,7 +466,9 @@ fn v8_reason(text: &str, pattern: &str, unicode: bool) -> Reason {
         "Unbalanced bracket" | "Unbalanced class set bracket" | "Incomplete class set character" => MatcherV8UnterminatedClass,
         "Range values reversed, start char code is greater than end char code." | "Invalid class set range" => MatcherV8ClassRangeOrder,
         "Invalid character range" => MatcherV8InvalidClass,
-        "Invalid character escape" | "Invalid class set escape: expected {" | "Unbalanced class set string disjunction" => MatcherV8InvalidEscape,
+        "Invalid character escape" | "Invalid class set escape: expected {" | "Unbalanced class set string disjunction" => {
+            MatcherV8InvalidEscape
+        }
         "Invalid unicode escape" => MatcherV8InvalidUnicodeEscape,
         "Invalid property escape" => MatcherV8InvalidClassProperty,
         "Invalid character at property escape start" | "Invalid property name" => MatcherV8InvalidProperty,
@@ -736,7 +744,12 @@ pub mod xpath {
     }
 
     fn name_char(c: char) -> bool {
-        name_start(c) || c.is_numeric() || matches!(c, '.' | '-' | '\u{B7}') || ('\u{300}'..='\u{36F}').contains(&c) || c == '\u{203F}' || c == '\u{2040}'
+        name_start(c)
+            || c.is_numeric()
+            || matches!(c, '.' | '-' | '\u{B7}')
+            || ('\u{300}'..='\u{36F}').contains(&c)
+            || c == '\u{203F}'
+            || c == '\u{2040}'
     }
 
     fn is_operator(t: Tok) -> bool {
@@ -961,7 +974,19 @@ pub mod xpath {
             self.binary(&[Tok::Pipe], Parser::path)
         }
         fn starts_step(t: Option<Tok>) -> bool {
-            matches!(t, Some(Tok::Dot | Tok::DotDot | Tok::At | Tok::AxisName | Tok::Star | Tok::NameTest | Tok::NodeType | Tok::ProcessingInstruction))
+            matches!(
+                t,
+                Some(
+                    Tok::Dot
+                        | Tok::DotDot
+                        | Tok::At
+                        | Tok::AxisName
+                        | Tok::Star
+                        | Tok::NameTest
+                        | Tok::NodeType
+                        | Tok::ProcessingInstruction
+                )
+            )
         }
         fn path(&mut self) -> R {
             match self.peek() {
@@ -1101,7 +1126,12 @@ pub mod jsonpath {
         }
         match serde_json_path::JsonPath::parse(q) {
             Ok(_) => Ok(()),
-            Err(e) => Err(scan(q).unwrap_or(Failure { id: None, token: None, index: e.position().saturating_sub(1), engine: Some(e.message().to_string()) })),
+            Err(e) => Err(scan(q).unwrap_or(Failure {
+                id: None,
+                token: None,
+                index: e.position().saturating_sub(1),
+                engine: Some(e.message().to_string()),
+            })),
         }
     }
 
@@ -1248,7 +1278,12 @@ pub mod jsonpath {
                     loop {
                         match c.get(i) {
                             None => {
-                                return Err(Failure { id: Some(DiagId::MatcherJsonpathUnclosedString), token: None, index: n, engine: None })
+                                return Err(Failure {
+                                    id: Some(DiagId::MatcherJsonpathUnclosedString),
+                                    token: None,
+                                    index: n,
+                                    engine: None,
+                                })
                             }
                             Some('\\') => i += 2,
                             Some(&q) if q == ch => {
@@ -1301,7 +1336,12 @@ pub mod jsonpath {
                     }
                 }
                 other => {
-                    return Err(Failure { id: Some(DiagId::MatcherJsonpathBracketToken), token: Some(quote(Some(other))), index: i, engine: None })
+                    return Err(Failure {
+                        id: Some(DiagId::MatcherJsonpathBracketToken),
+                        token: Some(quote(Some(other))),
+                        index: i,
+                        engine: None,
+                    })
                 }
             }
         }
@@ -1357,8 +1397,49 @@ mod tests {
         // Every ASCII character that is not regex syntax, a few beyond ASCII, and the syntax
         // characters themselves (so the generator also makes patterns the short-cut refuses).
         const ALPHABET: &[char] = &[
-            'a', 'Z', '0', '9', ' ', '_', '-', ',', ':', ';', '=', '!', '<', '>', '@', '#', '%', '&', '~', '"', '\'', '`', '/', '\t',
-            '\u{e9}', '\u{17F}', '\u{212A}', '\u{1F600}', '\u{FEFF}', '^', '$', '\\', '.', '*', '+', '?', '(', ')', '[', ']', '{', '}', '|',
+            'a',
+            'Z',
+            '0',
+            '9',
+            ' ',
+            '_',
+            '-',
+            ',',
+            ':',
+            ';',
+            '=',
+            '!',
+            '<',
+            '>',
+            '@',
+            '#',
+            '%',
+            '&',
+            '~',
+            '"',
+            '\'',
+            '`',
+            '/',
+            '\t',
+            '\u{e9}',
+            '\u{17F}',
+            '\u{212A}',
+            '\u{1F600}',
+            '\u{FEFF}',
+            '^',
+            '$',
+            '\\',
+            '.',
+            '*',
+            '+',
+            '?',
+            '(',
+            ')',
+            '[',
+            ']',
+            '{',
+            '}',
+            '|',
         ];
         assert!(plain_literal("tavily") && plain_literal("") && plain_literal("a-b <c> 'd'"));
         assert!(!plain_literal("a.b") && !plain_literal("a}") && !plain_literal("x|y"));
@@ -1374,8 +1455,45 @@ mod tests {
         // Syntax characters weighted up (the escapes' letters too), so the generator makes many
         // patterns on either side of the short-cut's edge.
         const ALPHABET: &[char] = &[
-            'a', 'Z', '0', '_', ' ', '-', ',', '/', '\u{e9}', '\u{1F600}', '\\', '\\', '\\', 'b', 'B', 'd', 'w', 's', 'S', 'k', 'u', 'n', '.', '*', '+', '?', '?', '^', '$',
-            '|', '|', '[', '[', ']', ']', '(', ')', '{', '}',
+            'a',
+            'Z',
+            '0',
+            '_',
+            ' ',
+            '-',
+            ',',
+            '/',
+            '\u{e9}',
+            '\u{1F600}',
+            '\\',
+            '\\',
+            '\\',
+            'b',
+            'B',
+            'd',
+            'w',
+            's',
+            'S',
+            'k',
+            'u',
+            'n',
+            '.',
+            '*',
+            '+',
+            '?',
+            '?',
+            '^',
+            '$',
+            '|',
+            '|',
+            '[',
+            '[',
+            ']',
+            ']',
+            '(',
+            ')',
+            '{',
+            '}',
         ];
         for ok in ["\\bTAVILY\\b", "BARE|bare", "[Rr]ecovery [Ss]ite", "a.*?b", "^\\d+$", "|", "a||b", "[^a]x"] {
             assert!(simple_regex(ok), "{ok}");
@@ -1419,7 +1537,18 @@ mod tests {
 
     #[test]
     fn xpath_grammar() {
-        for ok in ["//item", "//user[@role='admin']", "//a/b[1]/@c", "//a[position() > 1 and @x != 'y']", "//*", "//ns:a", "//a | //b", "//text()", "//a[. = 3 * 2]", "//descendant::a"] {
+        for ok in [
+            "//item",
+            "//user[@role='admin']",
+            "//a/b[1]/@c",
+            "//a[position() > 1 and @x != 'y']",
+            "//*",
+            "//ns:a",
+            "//a | //b",
+            "//text()",
+            "//a[. = 3 * 2]",
+            "//descendant::a",
+        ] {
             assert_eq!(xpath::check(ok), Ok(()), "{ok}");
         }
         assert_eq!(xpath::check("//[bad"), Err(xpath::Error::Parse));
@@ -1446,7 +1575,8 @@ mod tests {
     fn jsonpath_partial_unicode_escape_at_the_end() {
         use DiagId::{MatcherJsonpathUnclosedBracket as Bracket, MatcherJsonpathUnclosedString as String};
         // The query, and the failure the scan names (at the end of the query).
-        let cases = [(r"$['\u", String), (r"$['\uD", String), (r#"$["\u"#, String), (r"$['\uD800\uD", String), (r"$['(tes55559\\\u", String)];
+        let cases =
+            [(r"$['\u", String), (r"$['\uD", String), (r#"$["\u"#, String), (r"$['\uD800\uD", String), (r"$['(tes55559\\\u", String)];
         for (q, id) in cases.into_iter().chain([(r"$['\u12", String), (r#"$[?@.a=="\u"#, Bracket), (r"$[?@['\u", Bracket)]) {
             let f = jsonpath::check(q).expect_err(q);
             assert_eq!((f.id, f.index), (Some(id), q.chars().count()), "{q}");
@@ -1462,7 +1592,10 @@ mod tests {
     fn jsonpath_check_never_panics() {
         const OPENINGS: &[&str] = &["$", "$[", "$['", "$[\"", "$[?@[", "$[?@.a==\"", "$.a[?match(@, '", "$..["];
         const ENDINGS: &[&str] = &["", "\\u", "\\uD", "'", "]", "\\"];
-        const PIECES: &[&str] = &["[", "]", "'", "\"", "\\", "u", "0", "D", "8", "C", "d", ".", "?", "@", "=", "(", ")", ",", "*", ":", "1", "a", " ", "\\u", "\\uD800", "$", "!", "<", "-", "length", "match"];
+        const PIECES: &[&str] = &[
+            "[", "]", "'", "\"", "\\", "u", "0", "D", "8", "C", "d", ".", "?", "@", "=", "(", ")", ",", "*", ":", "1", "a", " ", "\\u",
+            "\\uD800", "$", "!", "<", "-", "length", "match",
+        ];
         // How many queries end in a `\u` escape inside a literal: the generator must make them.
         let mut open_escapes = 0;
         bolero::check!().with_type::<Vec<u8>>().with_iterations(100_000).with_max_len(10).for_each(|bytes: &Vec<u8>| {

@@ -97,7 +97,9 @@ fn blocks_carry_pattern(blocks: &Option<Vec<String>>) -> bool {
         serde_json::from_str::<serde_json::Value>(&format!("[{b}]"))
             .ok()
             .and_then(|v| v.as_array().cloned())
-            .map(|outer| outer.iter().flat_map(|x| x.as_array().cloned().unwrap_or_else(|| vec![x.clone()])).any(|o| o.get("pattern").is_some()))
+            .map(|outer| {
+                outer.iter().flat_map(|x| x.as_array().cloned().unwrap_or_else(|| vec![x.clone()])).any(|o| o.get("pattern").is_some())
+            })
             .unwrap_or(false)
     })
 }
@@ -240,7 +242,9 @@ fn heading_candidates(s: &Statement) -> Vec<(String, Option<String>)> {
     if s.source.is_some() || s.destination.is_some() {
         // Text after the slots on a transfer heading is ignored (§transfer-resource-selections):
         // an operand's matcher only ever rides an option block.
-        let f = |sel: &Option<Box<Selection>>| sel.as_deref().map(|x| matcher_forms(x.matcher.as_ref(), &x.metadata, false)).unwrap_or_else(|| vec![MatcherForm::None]);
+        let f = |sel: &Option<Box<Selection>>| {
+            sel.as_deref().map(|x| matcher_forms(x.matcher.as_ref(), &x.metadata, false)).unwrap_or_else(|| vec![MatcherForm::None])
+        };
         for a in f(&s.source) {
             for b in f(&s.destination) {
                 for n in asides {
@@ -333,7 +337,6 @@ fn read_back_options(s: &Statement, options: &ParseOptions) -> (ParseOptions, En
     };
     (ParseOptions { executors: Some(executors), rules: options.rules.clone() }, entry)
 }
-
 
 /// Whether `text` reads back as exactly `s` (positions aside) and draws nothing worse than
 /// `floor` diagnostics; returns the diagnostics it drew.
@@ -444,10 +447,14 @@ pub fn stringify_all_with<'a, 's: 'a>(statements: impl IntoIterator<Item = &'a S
     if list.len() < 2 || program_reads_back(&first, &list, options) {
         return first;
     }
-    let widest = list.iter().map(|s| {
-        let t = render_one(s, options, false, 0);
-        t.len() - t.trim_start_matches('`').len()
-    }).max().unwrap_or(0);
+    let widest = list
+        .iter()
+        .map(|s| {
+            let t = render_one(s, options, false, 0);
+            t.len() - t.trim_start_matches('`').len()
+        })
+        .max()
+        .unwrap_or(0);
     let uniform = program(widest);
     if program_reads_back(&uniform, &list, options) {
         uniform

@@ -173,7 +173,10 @@ unsafe fn split_avx2<const LONG: bool>(bytes: &[u8], out: &mut Vec<Line>) {
             let (a, b) = (_mm256_loadu_si256(c.as_ptr() as *const __m256i), _mm256_loadu_si256(c.as_ptr().add(32) as *const __m256i));
             let (nl, cr) = (_mm256_set1_epi8(b'\n' as i8), _mm256_set1_epi8(b'\r' as i8));
             let bits = |v| _mm256_movemask_epi8(v) as u32 as u64;
-            (bits(_mm256_cmpeq_epi8(a, nl)) | bits(_mm256_cmpeq_epi8(b, nl)) << 32, bits(_mm256_cmpeq_epi8(a, cr)) | bits(_mm256_cmpeq_epi8(b, cr)) << 32)
+            (
+                bits(_mm256_cmpeq_epi8(a, nl)) | bits(_mm256_cmpeq_epi8(b, nl)) << 32,
+                bits(_mm256_cmpeq_epi8(a, cr)) | bits(_mm256_cmpeq_epi8(b, cr)) << 32,
+            )
         }
     })
 }
@@ -286,7 +289,9 @@ pub fn find_of<const N: usize>(hay: &[u8], from: usize, set: [u8; N]) -> usize {
     let mut i = from;
     #[cfg(target_arch = "x86_64")]
     {
-        use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128, __m128i};
+        use std::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128,
+        };
         // Bit `k` set where `hay[at + k]` is in `set`.
         let mask = |at: usize| -> u32 {
             debug_assert!(at + 16 <= len);
@@ -604,7 +609,6 @@ impl ClassTables {
 }
 
 impl<'r> Classifier<'r> {
-
     /// The name run starting at `at`.
     pub fn name_end(&self, text: &[u8], at: usize) -> usize {
         let mut j = at;
@@ -683,7 +687,8 @@ impl<'r> Classifier<'r> {
         if width < self.rules.fence_min() {
             return None;
         }
-        let mut f = Fence { ch, width, indent: indent as u32, info: Info::Label, info_at: j, slotted: false, chain_width: 0, inline: false };
+        let mut f =
+            Fence { ch, width, indent: indent as u32, info: Info::Label, info_at: j, slotted: false, chain_width: 0, inline: false };
         // A bare run ending its line (most closers): nothing to trim.
         if j == b.len() {
             f.info = Info::Bare;
@@ -698,7 +703,11 @@ impl<'r> Classifier<'r> {
                 f.info = Info::Bare;
                 return Some(f);
             }
-            if trimmed.starts_with("<!--") && trimmed.ends_with("-->") && trimmed.len() >= 7 && !trimmed[4..trimmed.len() - 3].contains("-->") {
+            if trimmed.starts_with("<!--")
+                && trimmed.ends_with("-->")
+                && trimmed.len() >= 7
+                && !trimmed[4..trimmed.len() - 3].contains("-->")
+            {
                 f.info = Info::Aside;
                 return Some(f);
             }
@@ -870,7 +879,17 @@ mod tests {
     /// The heading's substring searches answer as `str::find` and `str::rfind` do.
     #[test]
     fn find_str_and_rfind_str_agree_with_str() {
-        let hays = ["", "a", "<!--", "x <!-- a --> <!-- b -->", "\u{b7}\u{b7}", "a \u{b7} 9", "--><!--", "<!-<!--", "ab".repeat(40).as_str().to_owned().leak()];
+        let hays = [
+            "",
+            "a",
+            "<!--",
+            "x <!-- a --> <!-- b -->",
+            "\u{b7}\u{b7}",
+            "a \u{b7} 9",
+            "--><!--",
+            "<!-<!--",
+            "ab".repeat(40).as_str().to_owned().leak(),
+        ];
         let needles = ["", "<!--", "-->", "\u{b7}", "a", "abab", "zz"];
         for h in hays {
             for n in needles {
@@ -1107,7 +1126,8 @@ mod tests {
             // A CR ends a line only before a LF; a lone CR is content.
             let parts: Vec<&str> = t.split('\n').collect();
             let n = parts.len();
-            let mut want: Vec<&str> = parts.iter().enumerate().map(|(k, l)| if k + 1 < n { l.strip_suffix('\r').unwrap_or(l) } else { l }).collect();
+            let mut want: Vec<&str> =
+                parts.iter().enumerate().map(|(k, l)| if k + 1 < n { l.strip_suffix('\r').unwrap_or(l) } else { l }).collect();
             if want.len() > 1 && want.last() == Some(&"") {
                 want.pop();
             }

@@ -170,7 +170,9 @@ pub fn read(inner: &str, domain: ScopeDomain, written: &dyn Fn() -> String) -> R
         let recovers = matches!(domain, ScopeDomain::ResultPositions | ScopeDomain::TextCoordinates);
         match b {
             None => return Ok((LineMarker { marks: vec![Mark::Int(a)] }, Vec::new())),
-            Some(b) if !(recovers && a >= 1 && b >= 1 && b < a) => return Ok((LineMarker { marks: vec![Mark::Int(a), Mark::Int(b)] }, Vec::new())),
+            Some(b) if !(recovers && a >= 1 && b >= 1 && b < a) => {
+                return Ok((LineMarker { marks: vec![Mark::Int(a), Mark::Int(b)] }, Vec::new()))
+            }
             Some(_) => {}
         }
     }

@@ -39,23 +39,44 @@ use crate::rules::Rules;
 use crate::scan::{self, Class, Classifier, Fence, Info, Named, Registry};
 use crate::ParseOptions;
 
-
 /// Where the provisional reading stands at the start of the next line.
 #[derive(Debug, Clone)]
 enum State {
     Top,
     /// An operation block opened on `start_line`; statements before `keep_from` on that line
     /// belong to the block before it (a closer chained to this opener, §inline-chain).
-    Op { start: usize, start_line: u32, keep_from: Position, width: u32, prose: bool, nested: Option<(u8, u32)> },
+    Op {
+        start: usize,
+        start_line: u32,
+        keep_from: Position,
+        width: u32,
+        prose: bool,
+        nested: Option<(u8, u32)>,
+    },
     /// A naked operation block (§naked-operation): ends at its name line or the next heading.
-    Naked { start: usize, start_line: u32, name: String },
+    Naked {
+        start: usize,
+        start_line: u32,
+        name: String,
+    },
     /// A quotation: held back until its first valid closer, then shown (§response-text).
-    Quote { start: usize, ch: u8, width: u32 },
+    Quote {
+        start: usize,
+        ch: u8,
+        width: u32,
+    },
     /// A top-level bare fence whose next line decides it: a forgotten tag opens an operation,
     /// anything else makes it a quotation (§forgotten-tag).
-    Bare { start: usize, start_line: u32, ch: u8, width: u32 },
+    Bare {
+        start: usize,
+        start_line: u32,
+        ch: u8,
+        width: u32,
+    },
     /// Native tool-call markup: never shown; read (or not) by the exact parse.
-    Native { ends: Vec<usize> },
+    Native {
+        ends: Vec<usize>,
+    },
 }
 
 /// Native markup markers, lowercased: `(start, ends)` pairs compiled from the rule tables.
@@ -167,7 +188,6 @@ impl StreamParser {
             examined: 0,
         }
     }
-
 
     /// Feeds the next chunk of UTF-8 bytes; a character may be split across chunks. Invalid
     /// bytes decode as U+FFFD, exactly as a lossy decoding of the whole would.
@@ -295,10 +315,24 @@ impl StreamParser {
                             State::Top
                         } else {
                             let prose = matches!(named, Named::Op(i) if rules.op(i).prose_body);
-                            State::Op { start, start_line: line_no, keep_from: self.pos(line_no, start, f.indent as usize), width: f.width, prose, nested: None }
+                            State::Op {
+                                start,
+                                start_line: line_no,
+                                keep_from: self.pos(line_no, start, f.indent as usize),
+                                width: f.width,
+                                prose,
+                                nested: None,
+                            }
                         }
                     }
-                    Info::Chain(_) => State::Op { start, start_line: line_no, keep_from: self.pos(line_no, start, f.info_at), width: f.chain_width, prose: false, nested: None },
+                    Info::Chain(_) => State::Op {
+                        start,
+                        start_line: line_no,
+                        keep_from: self.pos(line_no, start, f.info_at),
+                        width: f.chain_width,
+                        prose: false,
+                        nested: None,
+                    },
                     Info::Bare => State::Bare { start, start_line: line_no, ch: f.ch, width: f.width },
                     Info::Label | Info::Aside => State::Quote { start, ch: f.ch, width: f.width },
                 },
@@ -345,7 +379,9 @@ impl StreamParser {
                         self.settle(s0, start.saturating_sub(1).max(s0), start_line, keep_from, None);
                         self.step(cls, State::Top, start, end, next)
                     }
-                    Info::Heading(_) | Info::Label if !compact(&f) => State::Op { start: s0, start_line, keep_from, width, prose, nested: Some((f.ch, f.width)) },
+                    Info::Heading(_) | Info::Label if !compact(&f) => {
+                        State::Op { start: s0, start_line, keep_from, width, prose, nested: Some((f.ch, f.width)) }
+                    }
                     _ => State::Op { start: s0, start_line, keep_from, width, prose, nested: None },
                 }
             }
@@ -379,7 +415,14 @@ impl StreamParser {
                     _ => false,
                 };
                 if forgotten && ch == b'`' {
-                    State::Op { start: s0, start_line, keep_from: Position { line: start_line + 1, column: 0 }, width, prose: false, nested: None }
+                    State::Op {
+                        start: s0,
+                        start_line,
+                        keep_from: Position { line: start_line + 1, column: 0 },
+                        width,
+                        prose: false,
+                        nested: None,
+                    }
                 } else {
                     self.step(cls, State::Quote { start: s0, ch, width }, start, end, next)
                 }

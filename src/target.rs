@@ -189,7 +189,14 @@ fn first_not(bytes: &[u8], table: &[bool; 256]) -> Option<usize> {
     let mut chunks = bytes.chunks_exact(8);
     let mut at = 0;
     for c in &mut chunks {
-        let all = table[c[0] as usize] & table[c[1] as usize] & table[c[2] as usize] & table[c[3] as usize] & table[c[4] as usize] & table[c[5] as usize] & table[c[6] as usize] & table[c[7] as usize];
+        let all = table[c[0] as usize]
+            & table[c[1] as usize]
+            & table[c[2] as usize]
+            & table[c[3] as usize]
+            & table[c[4] as usize]
+            & table[c[5] as usize]
+            & table[c[6] as usize]
+            & table[c[7] as usize];
         if !all {
             break;
         }
@@ -205,7 +212,28 @@ static KEPT: [bool; 256] = {
     while b < 256 {
         let c = b as u8;
         t[b] = c.is_ascii_alphanumeric()
-            || matches!(c, b'/' | b'-' | b'.' | b'_' | b'~' | b'*' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'+' | b',' | b';' | b'=' | b':' | b'@' | b'[' | b']');
+            || matches!(
+                c,
+                b'/' | b'-'
+                    | b'.'
+                    | b'_'
+                    | b'~'
+                    | b'*'
+                    | b'!'
+                    | b'$'
+                    | b'&'
+                    | b'\''
+                    | b'('
+                    | b')'
+                    | b'+'
+                    | b','
+                    | b';'
+                    | b'='
+                    | b':'
+                    | b'@'
+                    | b'['
+                    | b']'
+            );
         b += 1;
     }
     t
@@ -237,9 +265,8 @@ fn whatwg_url(raw: &str, scheme_end: usize) -> Result<UrlComponents, InvalidUri>
     // contains and come back as written.
     let special = SPECIAL.iter().any(|s| s.eq_ignore_ascii_case(&raw[..scheme_end]));
     let after = scheme_end + 3;
-    let authority_end = raw[after..]
-        .find(|c: char| c == '/' || c == '?' || c == '#' || (special && c == '\\'))
-        .map_or(raw.len(), |i| after + i);
+    let authority_end =
+        raw[after..].find(|c: char| c == '/' || c == '?' || c == '#' || (special && c == '\\')).map_or(raw.len(), |i| after + i);
     let braced = raw[authority_end..].bytes().any(|b| b == b'{' || b == b'}');
     // Most targets carry no brace: they go to the URL parser as written, with nothing to restore.
     let tokens = braced.then(|| brace_tokens(raw));
@@ -349,7 +376,14 @@ impl SlotMarks {
         let mut chunks = slot.as_bytes().chunks_exact(8);
         let mut m = 0;
         for c in &mut chunks {
-            m |= MARKS[c[0] as usize] | MARKS[c[1] as usize] | MARKS[c[2] as usize] | MARKS[c[3] as usize] | MARKS[c[4] as usize] | MARKS[c[5] as usize] | MARKS[c[6] as usize] | MARKS[c[7] as usize];
+            m |= MARKS[c[0] as usize]
+                | MARKS[c[1] as usize]
+                | MARKS[c[2] as usize]
+                | MARKS[c[3] as usize]
+                | MARKS[c[4] as usize]
+                | MARKS[c[5] as usize]
+                | MARKS[c[6] as usize]
+                | MARKS[c[7] as usize];
         }
         SlotMarks(chunks.remainder().iter().fold(m, |m, &b| m | MARKS[b as usize]))
     }
@@ -442,11 +476,7 @@ const fn ascii_separator(b: u8) -> bool {
 pub fn split_uri_group(raw: &str) -> Option<Vec<String>> {
     // One member at most without a separator: the usual single target costs one scan, a byte
     // scan when the slot is ASCII (`char::is_whitespace` there is these six bytes).
-    let separated = if raw.is_ascii() {
-        raw.bytes().any(ascii_separator)
-    } else {
-        raw.chars().any(|c| c == ',' || c.is_whitespace())
-    };
+    let separated = if raw.is_ascii() { raw.bytes().any(ascii_separator) } else { raw.chars().any(|c| c == ',' || c.is_whitespace()) };
     if !separated {
         return None;
     }
@@ -523,7 +553,10 @@ mod tests {
 
     #[test]
     fn local_path_fragment() {
-        assert_eq!(parse("data/users.html#readable").unwrap(), Target::Local { raw: "data/users.html".into(), fragment: Some("readable".into()) });
+        assert_eq!(
+            parse("data/users.html#readable").unwrap(),
+            Target::Local { raw: "data/users.html".into(), fragment: Some("readable".into()) }
+        );
         assert_eq!(parse("#stdout").unwrap(), Target::Local { raw: "#stdout".into(), fragment: None });
     }
 
@@ -535,7 +568,10 @@ mod tests {
         let Target::Url(u) = parse("worker:///a").unwrap() else { panic!() };
         assert_eq!((u.hostname(), u.pathname()), (None, "/a"));
         // Held as offsets or boxed, a URL debug-prints its components.
-        for (raw, shown) in [("worker://db/a#f", r#"hostname: Some("db"), port: None, pathname: "/a", query: None, fragment: Some("f")"#), ("HTTPS://A.b:81/x?q", r#"hostname: Some("a.b"), port: Some(81), pathname: "/x", query: Some("q"), fragment: None"#)] {
+        for (raw, shown) in [
+            ("worker://db/a#f", r#"hostname: Some("db"), port: None, pathname: "/a", query: None, fragment: Some("f")"#),
+            ("HTTPS://A.b:81/x?q", r#"hostname: Some("a.b"), port: Some(81), pathname: "/x", query: Some("q"), fragment: None"#),
+        ] {
             assert!(format!("{:?}", parse(raw).unwrap()).contains(shown), "{raw}");
         }
         assert!(parse("http://[bad").is_err());
@@ -545,7 +581,16 @@ mod tests {
     type Components = (String, Option<String>, Option<String>, Option<String>, Option<u32>, String, Option<String>, Option<String>);
     fn components(u: &UrlTarget) -> Components {
         let o = |c: Option<&str>| c.map(str::to_string);
-        (u.scheme().to_string(), o(u.username()), o(u.password()), o(u.hostname()), u.port(), u.pathname().to_string(), o(u.query()), o(u.fragment()))
+        (
+            u.scheme().to_string(),
+            o(u.username()),
+            o(u.password()),
+            o(u.hostname()),
+            u.port(),
+            u.pathname().to_string(),
+            o(u.query()),
+            o(u.fragment()),
+        )
     }
 
     /// §path-syntax: the hand decomposition of plain URLs gives exactly what WHATWG parsing
@@ -554,8 +599,56 @@ mod tests {
     fn path_syntax_plain_urls_match_whatwg() {
         const SCHEMES: &[&str] = &["http", "https", "HTTP", "ws", "wss", "ftp", "file", "log", "worker", "message", "Log", "a+b.c-d"];
         const PIECES: &[&str] = &[
-            "a", "Z", "z", "0", "9", "-", ".", "_", "~", "/", ":", "@", "%", "%2e", "?", "#", "*", "{", "}", "\\", " ", "!", "'", "(", "|", "^",
-            "xn--", "..", "0x", "1.2.3.4", "example", "com", "localhost", "\u{e9}", "//", "/./", "/../", "=", "+", "[", "]", "\"", "<", ">", "`", "$", "&", ")", ",", ";",
+            "a",
+            "Z",
+            "z",
+            "0",
+            "9",
+            "-",
+            ".",
+            "_",
+            "~",
+            "/",
+            ":",
+            "@",
+            "%",
+            "%2e",
+            "?",
+            "#",
+            "*",
+            "{",
+            "}",
+            "\\",
+            " ",
+            "!",
+            "'",
+            "(",
+            "|",
+            "^",
+            "xn--",
+            "..",
+            "0x",
+            "1.2.3.4",
+            "example",
+            "com",
+            "localhost",
+            "\u{e9}",
+            "//",
+            "/./",
+            "/../",
+            "=",
+            "+",
+            "[",
+            "]",
+            "\"",
+            "<",
+            ">",
+            "`",
+            "$",
+            "&",
+            ")",
+            ",",
+            ";",
         ];
         let mut plain = 0;
         let mut check = |raw: &str| {
@@ -570,12 +663,30 @@ mod tests {
                 assert_eq!(Ok(components(&fast)), slow, "{raw}");
             }
         };
-        for raw in ["https://example.com", "https://docs.rs/url/latest", "log:///3/**", "worker:///_plurnk/**", "message://77cec3c3/*", "ws://a-b.c9/x:y@z", "foo://HOST/Path", "log:///a#b c", "log:///a\"b", "log:///a#b`c"] {
+        for raw in [
+            "https://example.com",
+            "https://docs.rs/url/latest",
+            "log:///3/**",
+            "worker:///_plurnk/**",
+            "message://77cec3c3/*",
+            "ws://a-b.c9/x:y@z",
+            "foo://HOST/Path",
+            "log:///a#b c",
+            "log:///a\"b",
+            "log:///a#b`c",
+        ] {
             check(raw);
         }
         // Shapes agents write that the short-cut must take: an opaque glob host, glob brackets
         // in a path, a fragment.
-        for raw in ["skill://*/SKILL.md", "log:///1/[1-4]/*/FIND", "log:///1/2/[19-32]/*", "https://en.wikipedia.org/wiki/A_b#readable", "log:///1#", "https://a.b/#x/y"] {
+        for raw in [
+            "skill://*/SKILL.md",
+            "log:///1/[1-4]/*/FIND",
+            "log:///1/2/[19-32]/*",
+            "https://en.wikipedia.org/wiki/A_b#readable",
+            "log:///1#",
+            "https://a.b/#x/y",
+        ] {
             assert!(plain_url(raw, url_prefix(raw).unwrap()).is_some(), "{raw}");
             check(raw);
         }
@@ -613,7 +724,8 @@ mod tests {
     /// §safe-uri-target-groups: a slot the one-scan check clears holds no group when decoded.
     #[test]
     fn safe_uri_groups_need_what_the_check_looks_for() {
-        const ALPHABET: &[&str] = &["a", "log:///1", "https://x.io/", ",", " ", "\\", "(", ")", "{", "}", "\u{a0}", "\u{2003}", "é", "\t", "\u{b}"];
+        const ALPHABET: &[&str] =
+            &["a", "log:///1", "https://x.io/", ",", " ", "\\", "(", ")", "{", "}", "\u{a0}", "\u{2003}", "é", "\t", "\u{b}"];
         bolero::check!().with_type::<Vec<u8>>().with_iterations(20_000).with_max_len(8).for_each(|bytes: &Vec<u8>| {
             let slot: String = bytes.iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()]).collect();
             if !may_be_group(&slot) {
@@ -627,7 +739,31 @@ mod tests {
     /// the slot's marks answer as the scans they replace.
     #[test]
     fn path_syntax_slot_marks_agree_with_the_scans() {
-        const ALPHABET: &[&str] = &["a", "src/a.rs", "log:///1", "https://x.io/", ",", " ", "\\", "(", ")", "{", "}", "#", "#x", ":", "://", "<", ">", "\u{a0}", "é", "\t", "*", "%", "["];
+        const ALPHABET: &[&str] = &[
+            "a",
+            "src/a.rs",
+            "log:///1",
+            "https://x.io/",
+            ",",
+            " ",
+            "\\",
+            "(",
+            ")",
+            "{",
+            "}",
+            "#",
+            "#x",
+            ":",
+            "://",
+            "<",
+            ">",
+            "\u{a0}",
+            "é",
+            "\t",
+            "*",
+            "%",
+            "[",
+        ];
         let check = |slot: &str| {
             let marks = SlotMarks::of(slot);
             assert_eq!(marks.may_be_group(), may_be_group(slot), "{slot:?}");

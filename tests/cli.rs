@@ -189,7 +189,8 @@ blocks:
       missing_end: true
       truncated_body: true
 "#;
-const GRANITE_TURN: &[u8] = b"Let me look.\n<|tool_call|>[{\"name\": \"READ\", \"arguments\": {\"path\": \"src/a.rs\", \"range\": [1, 40]}}]\n";
+const GRANITE_TURN: &[u8] =
+    b"Let me look.\n<|tool_call|>[{\"name\": \"READ\", \"arguments\": {\"path\": \"src/a.rs\", \"range\": [1, 40]}}]\n";
 
 /// §native-tool-calls: a family added as one YAML file in a rules directory given with `--rules`
 /// is read at once, with no Rust change and no rebuild; the built-in rules do not read it.
@@ -217,7 +218,11 @@ fn native_tool_calls_a_family_added_as_yaml_is_read_with_rules_dir() {
 #[test]
 fn a_broken_rules_dir_names_file_path_and_rule() {
     let dir = rules_copy("broken");
-    std::fs::write(dir.join("native/granite.yaml"), GRANITE_FAMILY.replace("        array: true\n", "        array: true\n        colour: red\n")).unwrap();
+    std::fs::write(
+        dir.join("native/granite.yaml"),
+        GRANITE_FAMILY.replace("        array: true\n", "        array: true\n        colour: red\n"),
+    )
+    .unwrap();
     let out = run_stdin(&["--rules", dir.to_str().unwrap(), "-"], GRANITE_TURN);
     assert_unreadable(&out, "granite.yaml");
     let err = String::from_utf8_lossy(&out.stderr);

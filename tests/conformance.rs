@@ -23,11 +23,7 @@ fn shared() -> PathBuf {
 fn ratchet() -> BTreeSet<String> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures").join("conformance-gaps.txt");
     let text = std::fs::read_to_string(path).expect("fixtures/conformance-gaps.txt");
-    text.lines()
-        .map(|l| l.split('#').next().unwrap().trim())
-        .filter(|l| !l.is_empty())
-        .map(|l| l.to_string())
-        .collect()
+    text.lines().map(|l| l.split('#').next().unwrap().trim()).filter(|l| !l.is_empty()).map(|l| l.to_string()).collect()
 }
 
 fn shape(r: &Value) -> (Vec<String>, usize, bool) {
@@ -46,12 +42,21 @@ fn shape(r: &Value) -> (Vec<String>, usize, bool) {
 }
 
 fn statements(r: &Value) -> Vec<Value> {
-    r["items"].as_array().cloned().unwrap_or_default().into_iter().filter(|i| i["kind"] == "statement").map(|i| i["statement"].clone()).collect()
+    r["items"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|i| i["kind"] == "statement")
+        .map(|i| i["statement"].clone())
+        .collect()
 }
 
 fn strip_source(v: &Value) -> Value {
     match v {
-        Value::Object(m) => Value::Object(m.iter().filter(|(k, _)| k.as_str() != "source").map(|(k, v)| (k.clone(), strip_source(v))).collect()),
+        Value::Object(m) => {
+            Value::Object(m.iter().filter(|(k, _)| k.as_str() != "source").map(|(k, v)| (k.clone(), strip_source(v))).collect())
+        }
         Value::Array(a) => Value::Array(a.iter().map(strip_source).collect()),
         other => other.clone(),
     }
@@ -165,6 +170,15 @@ fn corpus_conformance_ratchet() {
         println!("results outside schema/ParseResult.json (graded as failures): {invalid:?}");
     }
     assert!(stale.is_empty(), "the ratchet lists ids the corpus does not have: {stale:?}");
-    assert!(regressions.is_empty(), "{} cases fail at the statements level and are not in the ratchet:\n{}", regressions.len(), regressions.join("\n"));
-    assert!(fixed.is_empty(), "these ratchet entries pass now; remove them from fixtures/conformance-gaps.txt (the ratchet only shrinks):\n{}", fixed.join("\n"));
+    assert!(
+        regressions.is_empty(),
+        "{} cases fail at the statements level and are not in the ratchet:\n{}",
+        regressions.len(),
+        regressions.join("\n")
+    );
+    assert!(
+        fixed.is_empty(),
+        "these ratchet entries pass now; remove them from fixtures/conformance-gaps.txt (the ratchet only shrinks):\n{}",
+        fixed.join("\n")
+    );
 }

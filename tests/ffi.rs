@@ -46,11 +46,8 @@ fn a_c_program_parses_through_the_c_abi() {
 fn the_header_declares_the_exports() {
     let header = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/include/plurnk_parser.h")).unwrap();
     let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/ffi.rs")).unwrap();
-    let exports: Vec<&str> = source
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("pub unsafe extern \"C\" fn "))
-        .map(|l| &l[..l.find('(').unwrap()])
-        .collect();
+    let exports: Vec<&str> =
+        source.lines().filter_map(|l| l.trim().strip_prefix("pub unsafe extern \"C\" fn ")).map(|l| &l[..l.find('(').unwrap()]).collect();
     assert_eq!(exports, ["plurnk_parse", "plurnk_free"]);
     for f in exports {
         assert!(header.contains(&format!("{f}(")), "include/plurnk_parser.h does not declare {f}; regenerate it with cbindgen");
@@ -62,7 +59,11 @@ fn the_header_declares_the_exports() {
 fn the_header_is_what_cbindgen_generates() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = std::env::temp_dir().join(format!("plurnk_parser_{}.h", std::process::id()));
-    let run = Command::new("cbindgen").current_dir(root).args(["--config", "cbindgen.toml", "--crate", "plurnk-parser", "--quiet", "--output"]).arg(&out).output();
+    let run = Command::new("cbindgen")
+        .current_dir(root)
+        .args(["--config", "cbindgen.toml", "--crate", "plurnk-parser", "--quiet", "--output"])
+        .arg(&out)
+        .output();
     match run {
         Ok(r) if r.status.success() => {
             let fresh = std::fs::read_to_string(&out).unwrap();

@@ -30,7 +30,10 @@ fn requests_are_answered_one_line_at_a_time() {
     let turn = "```READ (src/a.rs) <1,40>\n```";
     let cases = [
         (serde_json::json!({"id": 1, "entry": "parse", "input": turn, "options": {}}), "result"),
-        (serde_json::json!({"id": "two", "entry": "parseStatements", "input": "```python3 (r.py)\nx\n```", "options": {"executors": ["python3"]}}), "result"),
+        (
+            serde_json::json!({"id": "two", "entry": "parseStatements", "input": "```python3 (r.py)\nx\n```", "options": {"executors": ["python3"]}}),
+            "result",
+        ),
         (serde_json::json!({"id": 3, "entry": "parseClient", "input": "```LOOK (known://x)\n```"}), "result"),
         (serde_json::json!({"id": 4, "entry": "parseReasoning", "input": "```NOTE\nthinking\n```"}), "result"),
         (serde_json::json!({"id": 5, "entry": "operationAttempt", "input": "Done.\nREAD (a.md)"}), "result"),
@@ -44,8 +47,10 @@ fn requests_are_answered_one_line_at_a_time() {
         assert!(response.get(key).is_some(), "{request} answered {response}");
         if key == "result" {
             let entry = request["entry"].as_str().unwrap();
-            let want: serde_json::Value =
-                serde_json::from_str(&plurnk_parser::entry::call_json(entry, request["input"].as_str().unwrap(), &options_of(&request)).unwrap()).unwrap();
+            let want: serde_json::Value = serde_json::from_str(
+                &plurnk_parser::entry::call_json(entry, request["input"].as_str().unwrap(), &options_of(&request)).unwrap(),
+            )
+            .unwrap();
             assert_eq!(response["result"], want, "{entry}");
         }
     }

@@ -166,7 +166,10 @@ fn matcher_refusal_words_v8_reasons() {
 #[test]
 fn regex_dialect_readings_pipe_alternation() {
     check(&[
-        ("/render\\|_html_output\\|get_context/", &["regex /render|_html_output|get_context/", "`\\|` was read as alternation, `|`; a literal pipe is `[|]`."]),
+        (
+            "/render\\|_html_output\\|get_context/",
+            &["regex /render|_html_output|get_context/", "`\\|` was read as alternation, `|`; a literal pipe is `[|]`."],
+        ),
         // A pipe in a class, or after an escaped backslash, is not the habit.
         ("/a[\\|]b/", &["regex /a[\\|]b/"]),
         ("/a\\\\|b/", &["regex /a\\\\|b/"]),
@@ -203,9 +206,21 @@ fn regex_dialect_readings_glob_shaped() {
 #[test]
 fn inline_flag_tolerance_lifts_a_leading_group() {
     check(&[
-        ("/(?i)shutdown|reactor|code/", &["regex /shutdown|reactor|code/i", "`(?i)` was read as the `i` flag; an ECMAScript regex takes its flags after the closing `/`."]),
-        ("/(?ms)^begin.*end$/i", &["regex /^begin.*end$/ims", "`(?ms)` was read as the `ms` flag; an ECMAScript regex takes its flags after the closing `/`."]),
-        ("^(?i)note:.*", &["regex /^note:.*/i", "`(?i)` was read as the `i` flag; an ECMAScript regex takes its flags after the closing `/`."]),
+        (
+            "/(?i)shutdown|reactor|code/",
+            &[
+                "regex /shutdown|reactor|code/i",
+                "`(?i)` was read as the `i` flag; an ECMAScript regex takes its flags after the closing `/`.",
+            ],
+        ),
+        (
+            "/(?ms)^begin.*end$/i",
+            &["regex /^begin.*end$/ims", "`(?ms)` was read as the `ms` flag; an ECMAScript regex takes its flags after the closing `/`."],
+        ),
+        (
+            "^(?i)note:.*",
+            &["regex /^note:.*/i", "`(?i)` was read as the `i` flag; an ECMAScript regex takes its flags after the closing `/`."],
+        ),
         // Scoped modifiers are ECMAScript and pass through untouched.
         ("/(?i:note):.*/", &["regex /(?i:note):.*/"]),
     ]);
@@ -255,10 +270,19 @@ fn unclosed_regex_reads_the_whole_pattern() {
 #[test]
 fn pattern_body_single_line() {
     check(&[
-        ("first line\nsecond line", &["unreadable: Matcher has 2 lines; expected 1. || Write the pattern on one line, on the opening fence line after the path."]),
-        ("body mentions\n\n### LOOK2 (nested)", &["unreadable: Matcher has 3 lines; expected 1. || Write the pattern on one line, on the opening fence line after the path."]),
+        (
+            "first line\nsecond line",
+            &["unreadable: Matcher has 2 lines; expected 1. || Write the pattern on one line, on the opening fence line after the path."],
+        ),
+        (
+            "body mentions\n\n### LOOK2 (nested)",
+            &["unreadable: Matcher has 3 lines; expected 1. || Write the pattern on one line, on the opening fence line after the path."],
+        ),
         // Refused before dialect classification.
-        ("/a/\n/b/", &["unreadable: Matcher has 2 lines; expected 1. || Write the pattern on one line, on the opening fence line after the path."]),
+        (
+            "/a/\n/b/",
+            &["unreadable: Matcher has 2 lines; expected 1. || Write the pattern on one line, on the opening fence line after the path."],
+        ),
     ]);
 }
 
@@ -268,7 +292,15 @@ fn url(raw: &str) -> [Option<String>; 7] {
     match target::parse(raw) {
         Ok(Target::Url(u)) => {
             let o = |c: Option<&str>| c.map(str::to_string);
-            [Some(u.scheme().to_string()), o(u.username()), o(u.password()), o(u.hostname()), u.port().map(|p| p.to_string()), Some(u.pathname().to_string()), o(u.query())]
+            [
+                Some(u.scheme().to_string()),
+                o(u.username()),
+                o(u.password()),
+                o(u.hostname()),
+                u.port().map(|p| p.to_string()),
+                Some(u.pathname().to_string()),
+                o(u.query()),
+            ]
         }
         other => panic!("{raw:?}: {other:?}"),
     }
@@ -282,7 +314,10 @@ fn s(x: &str) -> Option<String> {
 fn path_syntax_whatwg_decomposition() {
     let n = None;
     let table: &[(&str, [Option<String>; 7])] = &[
-        ("https://user:pw@example.com:8080/api?q=1#frag", [s("https"), s("user"), s("pw"), s("example.com"), s("8080"), s("/api"), s("q=1")]),
+        (
+            "https://user:pw@example.com:8080/api?q=1#frag",
+            [s("https"), s("user"), s("pw"), s("example.com"), s("8080"), s("/api"), s("q=1")],
+        ),
         ("HTTPS://Example.COM:443/a", [s("https"), n.clone(), n.clone(), s("example.com"), n.clone(), s("/a"), n.clone()]),
         ("worker://Alice/x", [s("worker"), n.clone(), n.clone(), s("Alice"), n.clone(), s("/x"), n.clone()]),
         ("worker:///philosophy/meaning", [s("worker"), n.clone(), n.clone(), n.clone(), n.clone(), s("/philosophy/meaning"), n.clone()]),
@@ -364,7 +399,10 @@ fn safe_uri_target_groups() {
         ("log:///1/2/3/READ, log:///1/3/2/FIND", Some(&["log:///1/2/3/READ", "log:///1/3/2/FIND"])),
         ("worker:///a worker:///b", Some(&["worker:///a", "worker:///b"])),
         ("log:///1/1/1/READ,log:///1/1/2/READ", Some(&["log:///1/1/1/READ", "log:///1/1/2/READ"])),
-        ("log:///1/1/1/READ, worker:///notes.md https://example.com", Some(&["log:///1/1/1/READ", "worker:///notes.md", "https://example.com"])),
+        (
+            "log:///1/1/1/READ, worker:///notes.md https://example.com",
+            Some(&["log:///1/1/1/READ", "worker:///notes.md", "https://example.com"]),
+        ),
         // Any whitespace separates, as `char::is_whitespace` reads it: tab, vertical tab, form
         // feed, and outside ASCII (an em space).
         ("worker:///a\tworker:///b", Some(&["worker:///a", "worker:///b"])),
@@ -402,9 +440,26 @@ fn path_parentheses_round_trip() {
 #[test]
 fn regex_dialect_case_insensitivity_never_changes_validity() {
     // With the two characters whose case folds leave ASCII: long s (U+017F) and Kelvin (U+212A).
-    const ALPHABET: &[char] = &['(', ')', '[', ']', '{', '}', '<', '>', '?', '*', '+', '.', '^', '$', '|', '\\', '/', '-', ',', ':', '=', '!', '0', '1', '2', '9', 'a', 'A', 'b', 'B', 'k', 'K', 's', 'S', 'w', 'W', 'd', 'D', 'p', 'P', 'u', 'U', 'x', 'X', 'c', 'n', '_', ' ', '\u{17F}', '\u{212A}'];
+    const ALPHABET: &[char] = &[
+        '(', ')', '[', ']', '{', '}', '<', '>', '?', '*', '+', '.', '^', '$', '|', '\\', '/', '-', ',', ':', '=', '!', '0', '1', '2', '9',
+        'a', 'A', 'b', 'B', 'k', 'K', 's', 'S', 'w', 'W', 'd', 'D', 'p', 'P', 'u', 'U', 'x', 'X', 'c', 'n', '_', ' ', '\u{17F}',
+        '\u{212A}',
+    ];
     let valid = |p: &str, flags: &str| regress::Regex::with_flags(p, flags).is_ok();
-    let table = ["[a-z]", "[z-a]", "(?i:abc)", "(?-i:a)", "\\u{1F600}", "[^\\W]", "\\p{Lu}", "k\u{212A}", "(?<n>a)\\k<n>", "[\\d-z]", "a{2,1}", "\\c"];
+    let table = [
+        "[a-z]",
+        "[z-a]",
+        "(?i:abc)",
+        "(?-i:a)",
+        "\\u{1F600}",
+        "[^\\W]",
+        "\\p{Lu}",
+        "k\u{212A}",
+        "(?<n>a)\\k<n>",
+        "[\\d-z]",
+        "a{2,1}",
+        "\\c",
+    ];
     for p in table {
         for (plain, folded) in [("", "i"), ("u", "iu"), ("v", "iv"), ("s", "is"), ("m", "im")] {
             assert_eq!(valid(p, plain), valid(p, folded), "/{p}/{folded} and /{p}/{plain} disagree");

@@ -490,7 +490,8 @@ fn native_tool_calls_quotation_is_data() {
 /// §native-tool-calls: an emission that already yields an operation is never rewritten.
 #[test]
 fn native_tool_calls_operation_present_is_not_rewritten() {
-    let got = parse("````READ (a.md)\n````\n\n<｜｜DSML｜｜ calls>\n<｜｜DSML｜｜ invoke name=\"READ\" path=\"b.md\" />\n</｜｜DSML｜｜ calls>");
+    let got =
+        parse("````READ (a.md)\n````\n\n<｜｜DSML｜｜ calls>\n<｜｜DSML｜｜ invoke name=\"READ\" path=\"b.md\" />\n</｜｜DSML｜｜ calls>");
     let ops: Vec<Value> = statements(&got).iter().map(|s| s["target"]["raw"].clone()).collect();
     assert_eq!(ops, ["a.md"]);
 }

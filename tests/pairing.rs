@@ -23,7 +23,11 @@ fn fence_pairing_bounds_hold_on_adversarial_families() {
             let stats = pairing_stats(&input, &options);
             assert!(stats.max_depth <= max_depth, "{family} at {size}: depth {} > {max_depth}", stats.max_depth);
             assert!(stats.max_readings <= 2 * max_candidates, "{family} at {size}: {} readings", stats.max_readings);
-            assert!(stats.max_history <= plurnk_parser::pair::HISTORY_CAP + 8 * 2 * max_candidates, "{family} at {size}: history {}", stats.max_history);
+            assert!(
+                stats.max_history <= plurnk_parser::pair::HISTORY_CAP + 8 * 2 * max_candidates,
+                "{family} at {size}: history {}",
+                stats.max_history
+            );
             // And the parse completes with a result.
             let _ = parse(&input, &options);
         }
@@ -109,7 +113,10 @@ fn fence_pairing_reading_path_names_the_path_parse_takes() {
         ("````KILL (a)\n```\n```\n\nprose\n````\n", ReadingPath::General),
         // Two headings, the first never closed.
         ("```EDIT (a.py)\nx\n```EDIT (b.py)\ny\n```\n", ReadingPath::General),
-        ("<function_calls>\n<invoke name=\"READ\">\n<parameter name=\"path\">a.md</parameter>\n</invoke>\n</function_calls>\n", ReadingPath::Native),
+        (
+            "<function_calls>\n<invoke name=\"READ\">\n<parameter name=\"path\">a.md</parameter>\n</invoke>\n</function_calls>\n",
+            ReadingPath::Native,
+        ),
     ];
     let options = ParseOptions::default();
     for &(turn, want) in rows {

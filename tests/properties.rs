@@ -93,7 +93,10 @@ fn fuzz_targets_are_listed_once_everywhere() {
     assert_eq!(files, listed, "fuzz/fuzz_targets/ against harness::FUZZ_TARGETS");
     let manifest = std::fs::read_to_string(fuzz.join("Cargo.toml")).unwrap();
     for name in &listed {
-        assert!(manifest.contains(&format!("name = \"{name}\"\npath = \"fuzz_targets/{name}.rs\"")), "fuzz/Cargo.toml has no [[bin]] {name}");
+        assert!(
+            manifest.contains(&format!("name = \"{name}\"\npath = \"fuzz_targets/{name}.rs\"")),
+            "fuzz/Cargo.toml has no [[bin]] {name}"
+        );
         let src = std::fs::read_to_string(fuzz.join("fuzz_targets").join(format!("{name}.rs"))).unwrap();
         assert!(src.contains(&format!("harness::fuzz_main(\"{name}\")")), "fuzz/fuzz_targets/{name}.rs does not run target {name}");
     }
@@ -258,7 +261,8 @@ fn native_tool_calls_inline_block_grows_to_its_fences() {
     let statements: Vec<_> = r.statements().collect();
     assert_eq!(statements.len(), 1);
     assert_eq!((statements[0].position.line, statements[0].position.column), (2, 0));
-    let texts: Vec<_> = r.items.iter().filter_map(|i| if let Item::Text(t) = i { Some((t.content.as_ref(), t.position.line)) } else { None }).collect();
+    let texts: Vec<_> =
+        r.items.iter().filter_map(|i| if let Item::Text(t) = i { Some((t.content.as_ref(), t.position.line)) } else { None }).collect();
     assert_eq!(texts, vec![("x\n", 1), ("\n~READ```\n", 3)]);
     harness::check_entry(input, plurnk_parser::Entry::Parse, &ParseOptions::default());
 }

@@ -25,15 +25,84 @@ const ITERATIONS: usize = 3_000;
 
 /// Pieces models write: fences, names, slots, matchers, asides, bodies, markup, line endings.
 const FRAGMENTS: &[&str] = &[
-    "```", "````", "`````", "~~~", "\n", "\n", "\n", "\r\n", " ", "READ", "FIND", "EDIT", "NOTE", "SEND", "WAIT", "KILL",
-    "COPY", "MOVE", "WORK", "FORK", "BARE", "LOOK", "sh", "node", "js", "python3", " (src/a.rs)", " (log:///1/2/READ)",
-    " (worker:///n.md#readable)", " (a\\(b\\).md)", " (page.html#x)", " (https://e.com/a?b=1#f)", " (docs/**)",
-    " (sh:///ab3d)", " (worker://kid)", " <1,40>", " <@aB3dE>", " <1.5>", " <-1>", " <0>", " <1,1,-1,1>", " <60>",
-    " [{\"cwd\": \".\"}]", " [{\"pattern\": \"~x\"}]", " [{\"pattern\": \"/a/\", \"k\": 1}]", " [60]", " [200]",
-    " /TODO/i", " ~retry", " $.a[0]", " //dep/*", " &sym", " *.ts", " literal text", " `^def test_`", " {\"a\": 1}",
-    " <!-- why -->", " <!-- a `b` -->", "body text", "  indented", "\t tab", "é", "日本", "`", "``", "x```y",
-    "<function_calls>", "<invoke name=\"READ\">", "</invoke>", "</function_calls>", "#", " · 900 tokens", " → a.md",
-    "```python", "```json", "```NOTE\ninner\n```", "> ```READ (q.md)", "    ```READ (q.md)",
+    "```",
+    "````",
+    "`````",
+    "~~~",
+    "\n",
+    "\n",
+    "\n",
+    "\r\n",
+    " ",
+    "READ",
+    "FIND",
+    "EDIT",
+    "NOTE",
+    "SEND",
+    "WAIT",
+    "KILL",
+    "COPY",
+    "MOVE",
+    "WORK",
+    "FORK",
+    "BARE",
+    "LOOK",
+    "sh",
+    "node",
+    "js",
+    "python3",
+    " (src/a.rs)",
+    " (log:///1/2/READ)",
+    " (worker:///n.md#readable)",
+    " (a\\(b\\).md)",
+    " (page.html#x)",
+    " (https://e.com/a?b=1#f)",
+    " (docs/**)",
+    " (sh:///ab3d)",
+    " (worker://kid)",
+    " <1,40>",
+    " <@aB3dE>",
+    " <1.5>",
+    " <-1>",
+    " <0>",
+    " <1,1,-1,1>",
+    " <60>",
+    " [{\"cwd\": \".\"}]",
+    " [{\"pattern\": \"~x\"}]",
+    " [{\"pattern\": \"/a/\", \"k\": 1}]",
+    " [60]",
+    " [200]",
+    " /TODO/i",
+    " ~retry",
+    " $.a[0]",
+    " //dep/*",
+    " &sym",
+    " *.ts",
+    " literal text",
+    " `^def test_`",
+    " {\"a\": 1}",
+    " <!-- why -->",
+    " <!-- a `b` -->",
+    "body text",
+    "  indented",
+    "\t tab",
+    "é",
+    "日本",
+    "`",
+    "``",
+    "x```y",
+    "<function_calls>",
+    "<invoke name=\"READ\">",
+    "</invoke>",
+    "</function_calls>",
+    "#",
+    " · 900 tokens",
+    " → a.md",
+    "```python",
+    "```json",
+    "```NOTE\ninner\n```",
+    "> ```READ (q.md)",
+    "    ```READ (q.md)",
 ];
 
 fn build(bytes: &[u8]) -> String {
@@ -72,7 +141,11 @@ fn statements<'a>(items: &'a [Item<'a>]) -> Vec<&'a Statement<'a>> {
 }
 
 /// The round-trip property for one input under a given renderer; `Err` names the failure.
-fn round_trip(input: &str, stringify: &dyn Fn(&Statement) -> String, program: Option<&dyn Fn(&[&Statement]) -> String>) -> Result<(), String> {
+fn round_trip(
+    input: &str,
+    stringify: &dyn Fn(&Statement) -> String,
+    program: Option<&dyn Fn(&[&Statement]) -> String>,
+) -> Result<(), String> {
     for entry in [Entry::Parse, Entry::Statements, Entry::Client] {
         let parsed = run(input, &options(), entry);
         for s in statements(&parsed.items) {
@@ -99,14 +172,19 @@ fn round_trip(input: &str, stringify: &dyn Fn(&Statement) -> String, program: Op
         }
         // A whole program: one blank line between statements, same statements in order. A
         // runtime needs its executor registered, so programs mixing tiers are read per tier.
-        let all: Vec<&Statement> = statements(&parsed.items).into_iter().filter(|s| !s.aside.as_deref().is_some_and(|a| a.contains("-->"))).collect();
+        let all: Vec<&Statement> =
+            statements(&parsed.items).into_iter().filter(|s| !s.aside.as_deref().is_some_and(|a| a.contains("-->"))).collect();
         // Whole-input pairing lets a body's own unclosed fence pair with a later statement's
         // fences (a `~~~` left open in one body closes at a `~~~` line in the next), so the
         // program check takes programs whose bodies hold no fence line.
-        let fenced_body = |s: &Statement| render::body_text(s).is_some_and(|b| b.lines().any(|l| {
-            let t = l.trim_start_matches(' ');
-            l.len() - t.len() <= 3 && (t.starts_with("```") || t.starts_with("~~~"))
-        }));
+        let fenced_body = |s: &Statement| {
+            render::body_text(s).is_some_and(|b| {
+                b.lines().any(|l| {
+                    let t = l.trim_start_matches(' ');
+                    l.len() - t.len() <= 3 && (t.starts_with("```") || t.starts_with("~~~"))
+                })
+            })
+        };
         if !all.is_empty() && all.iter().all(|s| read_back(s).1 == read_back(all[0]).1) && !all.iter().any(|s| fenced_body(s)) {
             let text = match program {
                 Some(p) => p(&all),
@@ -135,7 +213,11 @@ fn round_trip(input: &str, stringify: &dyn Fn(&Statement) -> String, program: Op
 fn stringify_round_trips_every_statement_from_fragments() {
     check!().with_type::<Vec<u8>>().with_iterations(ITERATIONS).with_max_len(40).for_each(|bytes: &Vec<u8>| {
         let input = build(bytes);
-        if let Err(e) = round_trip(&input, &|s| render::stringify_with(s, &options()), Some(&|all| render::stringify_all_with(all.iter().copied(), &options()))) {
+        if let Err(e) = round_trip(
+            &input,
+            &|s| render::stringify_with(s, &options()),
+            Some(&|all| render::stringify_all_with(all.iter().copied(), &options())),
+        ) {
             panic!("{e}");
         }
     });
@@ -144,7 +226,11 @@ fn stringify_round_trips_every_statement_from_fragments() {
 #[test]
 fn stringify_round_trips_every_statement_from_any_string() {
     check!().with_type::<String>().with_iterations(ITERATIONS).for_each(|input: &String| {
-        if let Err(e) = round_trip(input, &|s| render::stringify_with(s, &options()), Some(&|all| render::stringify_all_with(all.iter().copied(), &options()))) {
+        if let Err(e) = round_trip(
+            input,
+            &|s| render::stringify_with(s, &options()),
+            Some(&|all| render::stringify_all_with(all.iter().copied(), &options())),
+        ) {
             panic!("{e}");
         }
     });
@@ -165,11 +251,20 @@ fn stringify_round_trips_the_corpus() {
             continue;
         }
         seen += 1;
-        if let Err(e) = round_trip(v["input"].as_str().unwrap(), &|s| render::stringify_with(s, &options()), Some(&|all| render::stringify_all_with(all.iter().copied(), &options()))) {
+        if let Err(e) = round_trip(
+            v["input"].as_str().unwrap(),
+            &|s| render::stringify_with(s, &options()),
+            Some(&|all| render::stringify_all_with(all.iter().copied(), &options())),
+        ) {
             failures.push(format!("{}: {e}", v["id"]));
         }
     }
-    assert!(failures.is_empty(), "{} of {seen} corpus inputs do not round-trip:\n{}", failures.len(), failures[..failures.len().min(5)].join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {seen} corpus inputs do not round-trip:\n{}",
+        failures.len(),
+        failures[..failures.len().min(5)].join("\n\n")
+    );
 }
 
 #[test]
@@ -184,8 +279,16 @@ fn canonical_forms() {
     assert_eq!(one("````READ   (a.md)<1,2>````"), "```READ (a.md) <1,2>\n```", "three backticks, one space, closer on its own line");
     assert_eq!(one("```EDIT (a.md) <1>\nx\n```"), "```EDIT (a.md) <1>\nx\n```");
     assert_eq!(one("```EDIT (a.md) <1>\n```js\nx\n```\n```"), "````EDIT (a.md) <1>\n```js\nx\n```\n````", "wider than any run in the body");
-    assert_eq!(one("```FIND (src/**) /TODO/ <!-- todos -->\n```"), "```FIND (src/**) /TODO/ <!-- todos -->\n```", "a bare matcher that reads back");
-    assert_eq!(one("```READ (a.md) [{\"pattern\": \"<x>\"}]\n```"), "```READ (a.md) [{\"pattern\":\"<x>\"}]\n```", "a matcher that would read as a scope takes the block");
+    assert_eq!(
+        one("```FIND (src/**) /TODO/ <!-- todos -->\n```"),
+        "```FIND (src/**) /TODO/ <!-- todos -->\n```",
+        "a bare matcher that reads back"
+    );
+    assert_eq!(
+        one("```READ (a.md) [{\"pattern\": \"<x>\"}]\n```"),
+        "```READ (a.md) [{\"pattern\":\"<x>\"}]\n```",
+        "a matcher that would read as a scope takes the block"
+    );
     assert_eq!(one("```COPY (a.md) <1,2> (b.md) <3>\n```"), "```COPY (a.md) <1,2> (b.md) <3>\n```");
     assert_eq!(one("```READ (page.html#readable)\n```"), "```READ (page.html#readable)\n```");
     assert_eq!(one("```sh [{\"cwd\": \".\"}] (build.sh)\nmake\n```"), "```sh (build.sh) [{\"cwd\": \".\"}]\nmake\n```", "slot order");

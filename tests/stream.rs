@@ -14,10 +14,38 @@ use plurnk_parser::{parse, ParseOptions, StreamParser};
 const ITERATIONS: usize = 2_000;
 
 const FRAGMENTS: &[&str] = &[
-    "```", "````", "~~~", "\n", "\n", "\r\n", " ", "READ (a.md) <1,2>", "NOTE", "SEND", "EDIT (b.md) <1>", "WAIT",
-    "sh", "KILL The answer", "FIND (src/**) /x/", "<!-- why -->", "body", "é", "日本語", "🦀", "`", "x```y",
-    "<function_calls>", "<invoke name=\"READ\">", "<parameter name=\"path\">a.md</parameter>", "</invoke>",
-    "</function_calls>", "```python", "text here", "> quote", "    ```READ (q.md)", "\u{FEFF}",
+    "```",
+    "````",
+    "~~~",
+    "\n",
+    "\n",
+    "\r\n",
+    " ",
+    "READ (a.md) <1,2>",
+    "NOTE",
+    "SEND",
+    "EDIT (b.md) <1>",
+    "WAIT",
+    "sh",
+    "KILL The answer",
+    "FIND (src/**) /x/",
+    "<!-- why -->",
+    "body",
+    "é",
+    "日本語",
+    "🦀",
+    "`",
+    "x```y",
+    "<function_calls>",
+    "<invoke name=\"READ\">",
+    "<parameter name=\"path\">a.md</parameter>",
+    "</invoke>",
+    "</function_calls>",
+    "```python",
+    "text here",
+    "> quote",
+    "    ```READ (q.md)",
+    "\u{FEFF}",
 ];
 
 fn build(bytes: &[u8]) -> String {
@@ -94,7 +122,10 @@ fn byte_at_a_time_over_the_corpus() {
     for line in text.lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         let input = v["input"].as_str().unwrap();
-        let options = ParseOptions { executors: v["options"]["executors"].as_array().map(|a| a.iter().map(|x| x.as_str().unwrap().to_string()).collect()), rules: None };
+        let options = ParseOptions {
+            executors: v["options"]["executors"].as_array().map(|a| a.iter().map(|x| x.as_str().unwrap().to_string()).collect()),
+            rules: None,
+        };
         let mut stream = StreamParser::new(options.clone());
         // Irregular chunk sizes, one byte up to 97, so splits land everywhere.
         let bytes = input.as_bytes();
@@ -166,7 +197,10 @@ fn a_chunk_costs_work_proportional_to_the_chunk() {
         if tenth > 0 {
             let sum = |v: &[u64]| v.iter().sum::<u64>();
             let (early, late) = (sum(&per_chunk[tenth..2 * tenth]), sum(&per_chunk[8 * tenth..9 * tenth]));
-            assert!(late <= early + early / 2 + 4 * unit.len() as u64, "chunk {chunk}: late chunks examine {late} bytes against {early} early");
+            assert!(
+                late <= early + early / 2 + 4 * unit.len() as u64,
+                "chunk {chunk}: late chunks examine {late} bytes against {early} early"
+            );
         }
     }
 }

@@ -35,8 +35,13 @@ fn the_schema_is_closed() {
                     if m.get("additionalProperties") != Some(&serde_json::Value::Bool(false)) {
                         open.push(format!("{path}: additionalProperties is not false"));
                     }
-                    let props: Vec<&String> = m.get("properties").and_then(|p| p.as_object()).map(|p| p.keys().collect()).unwrap_or_default();
-                    let required: Vec<&str> = m.get("required").and_then(|r| r.as_array()).map(|r| r.iter().filter_map(|x| x.as_str()).collect()).unwrap_or_default();
+                    let props: Vec<&String> =
+                        m.get("properties").and_then(|p| p.as_object()).map(|p| p.keys().collect()).unwrap_or_default();
+                    let required: Vec<&str> = m
+                        .get("required")
+                        .and_then(|r| r.as_array())
+                        .map(|r| r.iter().filter_map(|x| x.as_str()).collect())
+                        .unwrap_or_default();
                     for p in props {
                         if !required.contains(&p.as_str()) {
                             open.push(format!("{path}: `{p}` is not required (every key is always written)"));

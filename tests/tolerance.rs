@@ -269,12 +269,19 @@ fn heading_inline_body_is_named() {
 #[test]
 fn scope_on_scopeless_is_dropped_and_named() {
     // §scope-on-scopeless
-    assert_eq!(stmts("```WORK <1,-1>\ntask\n```"), vec![r#"WORK {"task"}"#, "!`WORK` takes a target only; the scope `<1,-1>` was ignored."]);
+    assert_eq!(
+        stmts("```WORK <1,-1>\ntask\n```"),
+        vec![r#"WORK {"task"}"#, "!`WORK` takes a target only; the scope `<1,-1>` was ignored."]
+    );
     // Every dropped scope is named once, and none is left to count as a second scope
     // (§two-scopes applies to scopes the operation reads).
     assert_eq!(
         stmts("```WORK (worker://a) <1,2> <3,4>\ntask\n```"),
-        vec![r#"WORK(worker://a) {"task"}"#, "!`WORK` takes a target only; the scope `<1,2>` was ignored.", "!`WORK` takes a target only; the scope `<3,4>` was ignored."]
+        vec![
+            r#"WORK(worker://a) {"task"}"#,
+            "!`WORK` takes a target only; the scope `<1,2>` was ignored.",
+            "!`WORK` takes a target only; the scope `<3,4>` was ignored."
+        ]
     );
 }
 

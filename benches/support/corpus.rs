@@ -6,7 +6,8 @@ use std::path::PathBuf;
 /// Every input of `$PLURNK_SHARED/corpus/recorded-emissions.jsonl` (default: `../shared` beside
 /// the crate), in corpus order.
 pub fn corpus_inputs() -> Vec<String> {
-    let shared = std::env::var("PLURNK_SHARED").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    let shared =
+        std::env::var("PLURNK_SHARED").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
     let path = shared.join("corpus/recorded-emissions.jsonl");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e} (set PLURNK_SHARED)", path.display()));
     text.lines()

@@ -13,8 +13,8 @@ use crate::pair::regions::{End, Form, OpRegion};
 use crate::rules::model::{BodyKind, InlineText, LeadingMetadata, Operands, Operation, ScopeDomain, Shape, Tier};
 use crate::rules::{DiagId, Rules};
 use crate::scan::{columns, Classifier, Line, Named};
-use crate::{matcher, scope, target, Entry};
 use crate::small::Small;
+use crate::{matcher, scope, target, Entry};
 
 mod plain;
 
@@ -304,7 +304,14 @@ fn drops_scopes(o: &Operation, has_target: bool) -> bool {
     o.scope == ScopeDomain::None || (o.scope_needs_target && !has_target) || o.scope == ScopeDomain::Ignored
 }
 
-fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Position, body: Option<(usize, usize, u32, u32)>, out: &mut Vec<Item<'a>>) -> Result<(), Refusal> {
+fn statement<'a>(
+    ctx: &Ctx<'a, '_>,
+    r: &OpRegion,
+    seg: &Segment,
+    position: Position,
+    body: Option<(usize, usize, u32, u32)>,
+    out: &mut Vec<Item<'a>>,
+) -> Result<(), Refusal> {
     // Most headings are plain: read and built without the general lexer and builder.
     if let Some(built) = plain::statement(ctx, r, seg, position, body, out) {
         return built;
@@ -316,7 +323,15 @@ fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Posit
     result
 }
 
-fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &Lexed, position: Position, body: Option<(usize, usize, u32, u32)>, out: &mut Vec<Item<'a>>) -> Result<(), Refusal> {
+fn statement_lexed<'a>(
+    ctx: &Ctx<'a, '_>,
+    r: &OpRegion,
+    seg: &Segment,
+    lexed: &Lexed,
+    position: Position,
+    body: Option<(usize, usize, u32, u32)>,
+    out: &mut Vec<Item<'a>>,
+) -> Result<(), Refusal> {
     let rules = ctx.rules;
     let line_no = r.head_line;
     let line = ctx.line_text(line_no);
@@ -348,7 +363,13 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
     // The client tier's heading in a protocol tier (§tier-entrypoints).
     if let Some(o) = op {
         if o.tier == Tier::Client && !client {
-            let e = make(rules, DiagId::UnexpectedToken, ctx.pos(line_no, seg.fence_at), &[("found", &ctx.text(DiagId::TokenClientHeader)), ("expected", &ctx.text(DiagId::ExpectedFenceHeader))], wf());
+            let e = make(
+                rules,
+                DiagId::UnexpectedToken,
+                ctx.pos(line_no, seg.fence_at),
+                &[("found", &ctx.text(DiagId::TokenClientHeader)), ("expected", &ctx.text(DiagId::ExpectedFenceHeader))],
+                wf(),
+            );
             return Err(Refusal::Abort(e));
         }
     }
@@ -364,7 +385,13 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
                 let is_target = matches!(stop, LexStop::OpenTarget { .. });
                 let before_target = !lexed.toks.iter().any(|t| matches!(t, Tok::Target { .. } | Tok::Arrow { .. }));
                 if !is_target && before_target && leading_metadata(ctx, op) == LeadingMetadata::Refused {
-                    return Err(Refusal::Error(make(rules, DiagId::UnrecognizedCharInOp, ctx.pos(line_no, *open), &[("char", "["), ("op", name)], wf())));
+                    return Err(Refusal::Error(make(
+                        rules,
+                        DiagId::UnrecognizedCharInOp,
+                        ctx.pos(line_no, *open),
+                        &[("char", "["), ("op", name)],
+                        wf(),
+                    )));
                 }
                 // A closing fence inside the open slot bounds it (§unparsed-tail-boundary).
                 if let Some(&(cs, _)) = seg.closers.iter().find(|(cs, _)| *cs > *open) {
@@ -372,9 +399,8 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
                     return Err(unexpected(ctx.text(DiagId::TokenCloser), expected, cs));
                 }
                 let next = line_no + 1;
-                let next_is_fence = (next as usize) < ctx.lines.len() && {
-                    rules.starts_fence_run(ctx.line_text(next).trim_start_matches(' '))
-                };
+                let next_is_fence =
+                    (next as usize) < ctx.lines.len() && { rules.starts_fence_run(ctx.line_text(next).trim_start_matches(' ')) };
                 if next_is_fence && seg.end == line.len() {
                     let expected = ctx.text(if is_target { DiagId::ExpectedTargetRest } else { DiagId::ExpectedMetadataRest });
                     return Err(Refusal::ErrorAtCloser(unexpected_error(ctx.text(DiagId::TokenCloser), expected, line.len())));
@@ -432,7 +458,13 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
                             inner = (inner.0, s);
                             marks = target::SlotMarks::of(&line[inner.0..inner.1]);
                         } else {
-                            return Err(Refusal::Error(make(rules, DiagId::UnrecognizedCharInTarget, ctx.pos(line_no, inner.0 + lt), &[("char", "<")], wf())));
+                            return Err(Refusal::Error(make(
+                                rules,
+                                DiagId::UnrecognizedCharInTarget,
+                                ctx.pos(line_no, inner.0 + lt),
+                                &[("char", "<")],
+                                wf(),
+                            )));
                         }
                     }
                 }
@@ -453,7 +485,13 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
                 }
                 if h.sels.is_empty() {
                     if leading == LeadingMetadata::Refused || op.map(|o| !o.metadata).unwrap_or(false) {
-                        return Err(Refusal::Error(make(rules, DiagId::UnrecognizedCharInOp, ctx.pos(line_no, open), &[("char", "["), ("op", name)], wf())));
+                        return Err(Refusal::Error(make(
+                            rules,
+                            DiagId::UnrecognizedCharInOp,
+                            ctx.pos(line_no, open),
+                            &[("char", "["), ("op", name)],
+                            wf(),
+                        )));
                     }
                     leading_blocks = true;
                     h.pre.metas.push(block.to_string());
@@ -474,10 +512,18 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
             }
             Tok::Aside { open, inner, closed } => {
                 if aside_tok.is_some() {
-                    return Err(unexpected(rules.text(DiagId::TokenAside, &[("aside", aside_text(open, inner, closed))]), expected_end(), open));
+                    return Err(unexpected(
+                        rules.text(DiagId::TokenAside, &[("aside", aside_text(open, inner, closed))]),
+                        expected_end(),
+                        open,
+                    ));
                 }
                 if operands == Operands::Two && h.sels.len() < 2 {
-                    return Err(unexpected(rules.text(DiagId::TokenAside, &[("aside", aside_text(open, inner, closed))]), ctx.text(DiagId::ExpectedPathOpen), open));
+                    return Err(unexpected(
+                        rules.text(DiagId::TokenAside, &[("aside", aside_text(open, inner, closed))]),
+                        ctx.text(DiagId::ExpectedPathOpen),
+                        open,
+                    ));
                 }
                 aside_tok = Some((open, inner, closed));
             }
@@ -491,7 +537,15 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
                             h.text = Some((start + 1, start + e));
                             continue;
                         }
-                        None => return Err(Refusal::Error(make(rules, DiagId::UnrecognizedChar, ctx.pos(line_no, start), &[("char", "`")], wf()))),
+                        None => {
+                            return Err(Refusal::Error(make(
+                                rules,
+                                DiagId::UnrecognizedChar,
+                                ctx.pos(line_no, start),
+                                &[("char", "`")],
+                                wf(),
+                            )))
+                        }
                     }
                 } else {
                     start
@@ -549,7 +603,13 @@ fn statement_lexed<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, lexed: &L
         let canonical = crate::render::heading(first);
         notes.insert(
             0,
-            make(rules, DiagId::LogAddress, ctx.pos(line_no, at), &[("arrow", &notation.address), ("path", &line[ps..pe]), ("canonical", &canonical)], None),
+            make(
+                rules,
+                DiagId::LogAddress,
+                ctx.pos(line_no, at),
+                &[("arrow", &notation.address), ("path", &line[ps..pe]), ("canonical", &canonical)],
+                None,
+            ),
         );
     }
     if notes.capacity() != 0 {
@@ -618,7 +678,8 @@ fn is_json_object(s: &str) -> bool {
 
 /// Whether the text is one JSON array of objects.
 fn is_json_array(block: &str) -> bool {
-    json_lead(block) == Some(b'[') && matches!(serde_json::from_str::<serde_json::Value>(block), Ok(serde_json::Value::Array(a)) if a.iter().all(|v| v.is_object()))
+    json_lead(block) == Some(b'[')
+        && matches!(serde_json::from_str::<serde_json::Value>(block), Ok(serde_json::Value::Array(a)) if a.iter().all(|v| v.is_object()))
 }
 
 /// The body text, as the operation's body kind holds it.
@@ -658,7 +719,15 @@ fn parse_target<'a>(ctx: &Ctx<'_, '_>, raw: Cow<'a, str>, marks: target::SlotMar
 /// Reads one selection's scope under `domain`; pushes advisories; `Err` carries the refusal.
 /// The check stays inline (most selections have no scope); the reading is out of line.
 #[inline]
-fn read_scope(ctx: &Ctx<'_, '_>, h: &Heading, sel: &Sel, domain: ScopeDomain, opname: &str, named: Named, notes: &mut Vec<ParseError>) -> Result<Option<LineMarker>, ParseError> {
+fn read_scope(
+    ctx: &Ctx<'_, '_>,
+    h: &Heading,
+    sel: &Sel,
+    domain: ScopeDomain,
+    opname: &str,
+    named: Named,
+    notes: &mut Vec<ParseError>,
+) -> Result<Option<LineMarker>, ParseError> {
     match sel.scopes.first() {
         None => Ok(None),
         Some(st) => read_scope_tok(ctx, h.line, h.line_no, st, domain, opname, named, notes).map(Some),
@@ -668,7 +737,16 @@ fn read_scope(ctx: &Ctx<'_, '_>, h: &Heading, sel: &Sel, domain: ScopeDomain, op
 /// Reads the scope `st` of heading `line` (line `line_no`) under `domain`; pushes advisories.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn read_scope_tok(ctx: &Ctx<'_, '_>, line: &str, line_no: u32, st: &ScopeTok, domain: ScopeDomain, opname: &str, named: Named, notes: &mut Vec<ParseError>) -> Result<LineMarker, ParseError> {
+fn read_scope_tok(
+    ctx: &Ctx<'_, '_>,
+    line: &str,
+    line_no: u32,
+    st: &ScopeTok,
+    domain: ScopeDomain,
+    opname: &str,
+    named: Named,
+    notes: &mut Vec<ParseError>,
+) -> Result<LineMarker, ParseError> {
     let rules = ctx.rules;
     let written = || scope_written(line, st);
     // Where the scope stands, for a note or a refusal only (a column count is not free).
@@ -683,7 +761,9 @@ fn read_scope_tok(ctx: &Ctx<'_, '_>, line: &str, line_no: u32, st: &ScopeTok, do
             for n in scope_notes {
                 match n {
                     scope::ScopeNote::AnchorDigits(d) => notes.push(make(rules, DiagId::AnchorDigits, at(), &[("digits", &d)], None)),
-                    scope::ScopeNote::Recovered(w, c) => notes.push(make(rules, DiagId::ScopeRecovered, at(), &[("written", &w), ("canonical", &c)], None)),
+                    scope::ScopeNote::Recovered(w, c) => {
+                        notes.push(make(rules, DiagId::ScopeRecovered, at(), &[("written", &w), ("canonical", &c)], None))
+                    }
                 }
             }
             Ok(lm)
@@ -708,7 +788,15 @@ fn scope_written(line: &str, st: &ScopeTok) -> String {
     }
 }
 
-fn scope_error(ctx: &Ctx<'_, '_>, e: scope::ScopeError, at: Position, written: &str, domain: ScopeDomain, opname: &str, named: Named) -> ParseError {
+fn scope_error(
+    ctx: &Ctx<'_, '_>,
+    e: scope::ScopeError,
+    at: Position,
+    written: &str,
+    domain: ScopeDomain,
+    opname: &str,
+    named: Named,
+) -> ParseError {
     let rules = ctx.rules;
     let wf = Some(ctx.working_form(named));
     match e {
@@ -722,7 +810,9 @@ fn scope_error(ctx: &Ctx<'_, '_>, e: scope::ScopeError, at: Position, written: &
             };
             make(rules, DiagId::InvalidScope, at, &[("op", opname), ("scope", written), ("constraint", &constraint)], wf)
         }
-        scope::ScopeError::BadOffset => make(rules, DiagId::InvalidOffsetScope, at, &[("scope", written)], Some(ctx.text(DiagId::InvalidOffsetScopeRecovery))),
+        scope::ScopeError::BadOffset => {
+            make(rules, DiagId::InvalidOffsetScope, at, &[("scope", written)], Some(ctx.text(DiagId::InvalidOffsetScopeRecovery)))
+        }
         scope::ScopeError::OffsetStart => make(rules, DiagId::OffsetScopeStart, at, &[("scope", written)], None),
         scope::ScopeError::Unsafe => make(rules, DiagId::ScopeUnsafe, at, &[("scope", written)], None),
     }
@@ -753,7 +843,15 @@ fn two_scopes(ctx: &Ctx<'_, '_>, h: &Heading, position: Position, named: Named) 
     Ok(())
 }
 
-fn executor<'a>(ctx: &Ctx<'a, '_>, named: Named, name: &str, h: &mut Heading<'a>, position: Position, body: Option<(usize, usize, u32, u32)>, notes: &mut Vec<ParseError>) -> Result<Statement<'a>, Refusal> {
+fn executor<'a>(
+    ctx: &Ctx<'a, '_>,
+    named: Named,
+    name: &str,
+    h: &mut Heading<'a>,
+    position: Position,
+    body: Option<(usize, usize, u32, u32)>,
+    notes: &mut Vec<ParseError>,
+) -> Result<Statement<'a>, Refusal> {
     let rules = ctx.rules;
     let wf = || Some(ctx.working_form(named));
     let sel = h.sels.first().cloned().unwrap_or_default();
@@ -807,7 +905,18 @@ enum TextUse {
 
 /// The statements of native operation `index` (`o`, named `name`).
 #[allow(clippy::too_many_arguments)]
-fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, name: &str, h: &mut Heading<'a>, position: Position, body: Option<(usize, usize, u32, u32)>, notes: &mut Vec<ParseError>, out: &mut Vec<Item<'a>>) -> Result<(), Refusal> {
+fn operation<'a>(
+    ctx: &Ctx<'a, '_>,
+    r: &OpRegion,
+    o: &Operation,
+    index: usize,
+    name: &str,
+    h: &mut Heading<'a>,
+    position: Position,
+    body: Option<(usize, usize, u32, u32)>,
+    notes: &mut Vec<ParseError>,
+    out: &mut Vec<Item<'a>>,
+) -> Result<(), Refusal> {
     let named = Named::Op(index);
     let rules = ctx.rules;
     let wf = || Some(ctx.working_form(named));
@@ -912,7 +1021,9 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
     if o.operands == Operands::Group {
         for (k, sel) in h.sels.iter().enumerate() {
             let members = match sel.target {
-                Some(TSrc::Slot(inner)) if sel.marks.may_be_group() => target::split_uri_group(&target::decode_slot(&line[inner.0..inner.1])),
+                Some(TSrc::Slot(inner)) if sel.marks.may_be_group() => {
+                    target::split_uri_group(&target::decode_slot(&line[inner.0..inner.1]))
+                }
                 _ => None,
             };
             match members {
@@ -1006,7 +1117,13 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
             for block in meta.take().unwrap_or_default() {
                 match block.trim().parse::<f64>() {
                     Ok(v) if v.is_finite() && v >= 0.0 => seconds = Some(seconds.map_or(v, |s: f64| s.min(v))),
-                    _ => notes.push(make(rules, DiagId::WaitDurationIgnored, position, &[("op", name), ("written", &format!("[{block}]"))], None)),
+                    _ => notes.push(make(
+                        rules,
+                        DiagId::WaitDurationIgnored,
+                        position,
+                        &[("op", name), ("written", &format!("[{block}]"))],
+                        None,
+                    )),
                 }
             }
         }
@@ -1030,7 +1147,13 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, o: &Operation, index: usize, n
 
 /// The body of an operation whose row keeps it (a literal, a prompt, a message or a matcher
 /// body, §op-shapes), from its text if any.
-fn kept_body<'a>(ctx: &Ctx<'a, '_>, kind: BodyKind, text: Option<Cow<'a, str>>, position: Position, notes: &mut Vec<ParseError>) -> Body<'a> {
+fn kept_body<'a>(
+    ctx: &Ctx<'a, '_>,
+    kind: BodyKind,
+    text: Option<Cow<'a, str>>,
+    position: Position,
+    notes: &mut Vec<ParseError>,
+) -> Body<'a> {
     match (kind, text) {
         (BodyKind::Message, Some(t)) => {
             let json = json_value(&t);
@@ -1060,7 +1183,14 @@ fn op_head(ctx: &Ctx<'_, '_>, index: usize, name: &str, shape: Shape) -> Head {
 /// [`lift`] gives for a selection without one.
 /// The check stays inline (every statement makes it twice); the lifting is out of line.
 #[inline]
-fn lift_all(ctx: &Ctx<'_, '_>, o: &Operation, h: &Heading, name: &str, position: Position, lifted: &mut Vec<Lifted>) -> Result<(), Refusal> {
+fn lift_all(
+    ctx: &Ctx<'_, '_>,
+    o: &Operation,
+    h: &Heading,
+    name: &str,
+    position: Position,
+    lifted: &mut Vec<Lifted>,
+) -> Result<(), Refusal> {
     lifted.clear();
     if h.sels.iter().all(|s| s.metas.is_empty()) {
         return Ok(());
@@ -1069,7 +1199,14 @@ fn lift_all(ctx: &Ctx<'_, '_>, o: &Operation, h: &Heading, name: &str, position:
 }
 
 #[inline(never)]
-fn lift_each(ctx: &Ctx<'_, '_>, o: &Operation, h: &Heading, name: &str, position: Position, lifted: &mut Vec<Lifted>) -> Result<(), Refusal> {
+fn lift_each(
+    ctx: &Ctx<'_, '_>,
+    o: &Operation,
+    h: &Heading,
+    name: &str,
+    position: Position,
+    lifted: &mut Vec<Lifted>,
+) -> Result<(), Refusal> {
     for sel in &h.sels {
         lifted.push(lift(ctx, o, sel, name, position)?);
     }
@@ -1078,7 +1215,19 @@ fn lift_each(ctx: &Ctx<'_, '_>, o: &Operation, h: &Heading, name: &str, position
 
 /// §heading-inline-body: what the text after the slots is, by the operation's shape.
 #[allow(clippy::too_many_arguments)]
-fn read_text(ctx: &Ctx<'_, '_>, _r: &OpRegion, o: &Operation, name: &str, h: &mut Heading, text: String, start: usize, position: Position, has_target: bool, all_patterned: bool, notes: &mut Vec<ParseError>) -> Result<TextUse, Refusal> {
+fn read_text(
+    ctx: &Ctx<'_, '_>,
+    _r: &OpRegion,
+    o: &Operation,
+    name: &str,
+    h: &mut Heading,
+    text: String,
+    start: usize,
+    position: Position,
+    has_target: bool,
+    all_patterned: bool,
+    notes: &mut Vec<ParseError>,
+) -> Result<TextUse, Refusal> {
     let rules = ctx.rules;
     let inline_body = |notes: &mut Vec<ParseError>, t: String| {
         notes.push(make(rules, DiagId::InlineBody, position, &[("op", name)], None));
@@ -1088,12 +1237,26 @@ fn read_text(ctx: &Ctx<'_, '_>, _r: &OpRegion, o: &Operation, name: &str, h: &mu
         InlineText::Matcher => {
             if all_patterned {
                 // Beside an option block's `pattern`: a log distillation's first line, else unused.
-                let log = h.sels.first().and_then(|s| target_raw(h, s)).map(|t| target::url_prefix(&t).map(|e| t[..e].eq_ignore_ascii_case("log")).unwrap_or(false)).unwrap_or(false);
+                let log = h
+                    .sels
+                    .first()
+                    .and_then(|s| target_raw(h, s))
+                    .map(|t| target::url_prefix(&t).map(|e| t[..e].eq_ignore_ascii_case("log")).unwrap_or(false))
+                    .unwrap_or(false);
                 if o.body == BodyKind::Distillation && log {
                     inline_body(notes, text)
                 } else {
-                    let subject = rules.text(if o.body == BodyKind::Distillation { DiagId::BodyUnusedSubjectKill } else { DiagId::BodyUnusedSubject }, &[("op", name)]);
-                    notes.push(make(rules, DiagId::BodyUnusedHeading, position, &[("subject", &subject), ("line", &(h.line_no + 1).to_string())], None));
+                    let subject = rules.text(
+                        if o.body == BodyKind::Distillation { DiagId::BodyUnusedSubjectKill } else { DiagId::BodyUnusedSubject },
+                        &[("op", name)],
+                    );
+                    notes.push(make(
+                        rules,
+                        DiagId::BodyUnusedHeading,
+                        position,
+                        &[("subject", &subject), ("line", &(h.line_no + 1).to_string())],
+                        None,
+                    ));
                     TextUse::Ignored
                 }
             } else if !has_target && o.body == BodyKind::Distillation {
@@ -1111,7 +1274,13 @@ fn read_text(ctx: &Ctx<'_, '_>, _r: &OpRegion, o: &Operation, name: &str, h: &mu
                 let at = ctx.pos(h.line_no, start);
                 if h.sels.first().map(|s| !s.scopes.is_empty()).unwrap_or(false) {
                     let first = scope_written(h.line, &h.sels[0].scopes[0]);
-                    return Err(Refusal::Error(make(rules, DiagId::TwoScopes, position, &[("first", &first), ("second", &format!("<{scope}>"))], Some(ctx.text(DiagId::TwoScopesRecovery)))));
+                    return Err(Refusal::Error(make(
+                        rules,
+                        DiagId::TwoScopes,
+                        position,
+                        &[("first", &first), ("second", &format!("<{scope}>"))],
+                        Some(ctx.text(DiagId::TwoScopesRecovery)),
+                    )));
                 }
                 notes.push(make(rules, DiagId::BareAnchorScope, at, &[("written", &scope)], None));
                 if let Some(sel) = h.sels.first_mut() {
@@ -1128,7 +1297,13 @@ fn read_text(ctx: &Ctx<'_, '_>, _r: &OpRegion, o: &Operation, name: &str, h: &mu
         }
         InlineText::Ignored => {
             let subject = rules.text(DiagId::BodyUnusedSubject, &[("op", name)]);
-            notes.push(make(rules, DiagId::BodyUnusedHeading, position, &[("subject", &subject), ("line", &(h.line_no + 1).to_string())], None));
+            notes.push(make(
+                rules,
+                DiagId::BodyUnusedHeading,
+                position,
+                &[("subject", &subject), ("line", &(h.line_no + 1).to_string())],
+                None,
+            ));
             TextUse::Ignored
         }
         InlineText::OptionObjectElseBody => {
@@ -1329,7 +1504,15 @@ fn clean_text_by_char(line: &str, start: usize, end: usize) -> String {
 
 /// §trailing-slots: a trailing aside, scope, option block or log note comes off the matcher's
 /// right end, each once and only when the heading lacks that slot.
-fn peel(ctx: &Ctx<'_, '_>, o: &Operation, h: &mut Heading, text: &mut String, position: Position, notes: &mut Vec<ParseError>, lifted: &mut Vec<(Option<Vec<String>>, Option<String>)>) -> Result<(), Refusal> {
+fn peel(
+    ctx: &Ctx<'_, '_>,
+    o: &Operation,
+    h: &mut Heading,
+    text: &mut String,
+    position: Position,
+    notes: &mut Vec<ParseError>,
+    lifted: &mut Vec<(Option<Vec<String>>, Option<String>)>,
+) -> Result<(), Refusal> {
     let rules = ctx.rules;
     let charge = rules.tables.notation.charge.as_str();
     let mut took_scope = false;
@@ -1348,15 +1531,31 @@ fn peel(ctx: &Ctx<'_, '_>, o: &Operation, h: &mut Heading, text: &mut String, po
             if let Some(i) = t.rfind('<') {
                 let inner = &t[i + 1..t.len() - 1];
                 let written = &t[i..];
-                if (i == 0 || t.as_bytes()[i - 1] == b' ') && scope::read(inner, o.scope, &|| written.to_string()).is_ok() && o.scope != ScopeDomain::None {
+                if (i == 0 || t.as_bytes()[i - 1] == b' ')
+                    && scope::read(inner, o.scope, &|| written.to_string()).is_ok()
+                    && o.scope != ScopeDomain::None
+                {
                     if h.sels.len() > 1 {
-                        return Err(Refusal::Error(make(rules, DiagId::GroupScopeAfterPattern, position, &[("scope", written)], Some(ctx.text(DiagId::GroupScopeAfterPatternRecovery)))));
+                        return Err(Refusal::Error(make(
+                            rules,
+                            DiagId::GroupScopeAfterPattern,
+                            position,
+                            &[("scope", written)],
+                            Some(ctx.text(DiagId::GroupScopeAfterPatternRecovery)),
+                        )));
                     }
                     if h.sels.first().map(|s| s.scopes.is_empty()).unwrap_or(false) {
                         notes.push(make(rules, DiagId::ScopeAfterPattern, position, &[("scope", written)], None));
                         // The peeled scope is read from its own text.
-                        let line_at = h.text.map(|(s, _)| s).unwrap_or(0) + h.line[h.text.map(|(s, _)| s).unwrap_or(0)..].rfind(written).unwrap_or(0);
-                        h.sels[0].scopes.push(ScopeTok { open: line_at, inner: (line_at + 1, line_at + written.len() - 1), closed: true, lead: None, bare: false });
+                        let line_at =
+                            h.text.map(|(s, _)| s).unwrap_or(0) + h.line[h.text.map(|(s, _)| s).unwrap_or(0)..].rfind(written).unwrap_or(0);
+                        h.sels[0].scopes.push(ScopeTok {
+                            open: line_at,
+                            inner: (line_at + 1, line_at + written.len() - 1),
+                            closed: true,
+                            lead: None,
+                            bare: false,
+                        });
                         *text = t[..i].to_string();
                         took_scope = true;
                         continue;
@@ -1432,7 +1631,10 @@ mod tests {
     /// alone does.
     #[test]
     fn json_probes_answer_as_serde_does() {
-        const PIECES: &[&str] = &["{", "}", "[", "]", "\"", "a", ":", ",", "1", "-", "true", "null", "false", " ", "\t", "\n", "\r", "\u{a0}", "\u{feff}", "/", "e", "."];
+        const PIECES: &[&str] = &[
+            "{", "}", "[", "]", "\"", "a", ":", ",", "1", "-", "true", "null", "false", " ", "\t", "\n", "\r", "\u{a0}", "\u{feff}", "/",
+            "e", ".",
+        ];
         let serde = |s: &str| serde_json::from_str::<serde_json::Value>(s).ok();
         bolero::check!().with_type::<Vec<u8>>().with_iterations(20_000).with_max_len(12).for_each(|bytes: &Vec<u8>| {
             let text: String = bytes.iter().map(|b| PIECES[*b as usize % PIECES.len()]).collect();

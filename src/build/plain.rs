@@ -87,7 +87,9 @@ fn lex(line: &str, from: usize, end: usize, charge: &str, lead_meta: bool, s: &m
                 if t.contains('`') {
                     return None;
                 }
-                if let Some(k) = t.strip_suffix("-->").and_then(|_| crate::scan::rfind_str(t.as_bytes(), b"<!--")).filter(|&k| k + 7 <= t.len()) {
+                if let Some(k) =
+                    t.strip_suffix("-->").and_then(|_| crate::scan::rfind_str(t.as_bytes(), b"<!--")).filter(|&k| k + 7 <= t.len())
+                {
                     s.aside = Some((i + k + 4, i + t.len() - 3));
                     t = t[..k].trim_end();
                 }
@@ -103,7 +105,14 @@ fn lex(line: &str, from: usize, end: usize, charge: &str, lead_meta: bool, s: &m
 }
 
 /// The statement of a plain fenced heading, written to `out`, or `None` for the general path.
-pub(super) fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, position: Position, body: Option<(usize, usize, u32, u32)>, out: &mut Vec<Item<'a>>) -> Option<Result<(), Refusal>> {
+pub(super) fn statement<'a>(
+    ctx: &Ctx<'a, '_>,
+    r: &OpRegion,
+    seg: &Segment,
+    position: Position,
+    body: Option<(usize, usize, u32, u32)>,
+    out: &mut Vec<Item<'a>>,
+) -> Option<Result<(), Refusal>> {
     if r.form != Form::Fenced || !seg.closers.is_empty() || !crate::shortcuts() {
         return None;
     }
@@ -133,7 +142,16 @@ pub(super) fn statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, posi
 /// result, written piecewise and copied out whole, stalled the load that read it back.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn selection<'a>(ctx: &Ctx<'_, '_>, line: &'a str, line_no: u32, sel: &((usize, usize), Option<ScopeTok>), domain: ScopeDomain, named: Named, position: Position, notes: &mut Vec<ParseError>) -> Result<(Target<'a>, Option<LineMarker>), Refusal> {
+fn selection<'a>(
+    ctx: &Ctx<'_, '_>,
+    line: &'a str,
+    line_no: u32,
+    sel: &((usize, usize), Option<ScopeTok>),
+    domain: ScopeDomain,
+    named: Named,
+    position: Position,
+    notes: &mut Vec<ParseError>,
+) -> Result<(Target<'a>, Option<LineMarker>), Refusal> {
     let &((s, e), scope) = sel;
     let marks = target::SlotMarks::of(&line[s..e]);
     let target = parse_target(ctx, target::decode_marked(&line[s..e], marks), marks, position)?;
@@ -163,10 +181,35 @@ fn push_with<'a>(out: &mut Vec<Item<'a>>, f: impl FnOnce() -> Item<'a>) {
 /// it; its aside and option block are the heading's slots as written.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn push_single<'a>(out: &mut Vec<Item<'a>>, line: &'a str, slots: &Slots, head: Head, target: Option<Target<'a>>, line_marker: Option<LineMarker>, matcher: Option<Box<Matcher>>, body: Body<'a>, position: Position, notes: Vec<ParseError>) {
+fn push_single<'a>(
+    out: &mut Vec<Item<'a>>,
+    line: &'a str,
+    slots: &Slots,
+    head: Head,
+    target: Option<Target<'a>>,
+    line_marker: Option<LineMarker>,
+    matcher: Option<Box<Matcher>>,
+    body: Body<'a>,
+    position: Position,
+    notes: Vec<ParseError>,
+) {
     let aside = slots.aside.map(|(s, e)| Cow::Borrowed(line[s..e].trim()));
     let metadata = slots.meta.map(|(s, e)| vec![line[s..e].to_string()]);
-    push_with(out, || Item::Statement(Statement { head, aside, target, metadata, line_marker, matcher, body, source: None, destination: None, seconds: None, position }));
+    push_with(out, || {
+        Item::Statement(Statement {
+            head,
+            aside,
+            target,
+            metadata,
+            line_marker,
+            matcher,
+            body,
+            source: None,
+            destination: None,
+            seconds: None,
+            position,
+        })
+    });
     push_notes(out, notes);
 }
 
@@ -179,7 +222,16 @@ fn push_notes(out: &mut Vec<Item<'_>>, notes: Vec<ParseError>) {
 
 /// A native operation's plain statement (§op-shapes), or `None`.
 #[allow(clippy::too_many_arguments)]
-fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, index: usize, line: &'a str, slots: &Slots, position: Position, body: Option<(usize, usize, u32, u32)>, out: &mut Vec<Item<'a>>) -> Option<Result<(), Refusal>> {
+fn operation<'a>(
+    ctx: &Ctx<'a, '_>,
+    r: &OpRegion,
+    index: usize,
+    line: &'a str,
+    slots: &Slots,
+    position: Position,
+    body: Option<(usize, usize, u32, u32)>,
+    out: &mut Vec<Item<'a>>,
+) -> Option<Result<(), Refusal>> {
     let o = ctx.rules.op(index);
     if o.tier == Tier::Client {
         return None;
@@ -204,7 +256,9 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, index: usize, line: &'a str, s
     // A matcher stands only on a selection that reads one (§heading-inline-body); an option
     // block is taken as written only where no `pattern` is lifted from it and no duration read
     // (§matcher-option, §send-wait-scope).
-    if slots.text.is_some() && (o.shape != Shape::Selection || !matches!(o.inline_text, InlineText::Matcher | InlineText::SigilMatcherElseBody)) {
+    if slots.text.is_some()
+        && (o.shape != Shape::Selection || !matches!(o.inline_text, InlineText::Matcher | InlineText::SigilMatcherElseBody))
+    {
         return None;
     }
     if slots.meta.is_some() && (o.shape != Shape::Plain || o.duration_metadata) {
@@ -252,7 +306,16 @@ fn operation<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, index: usize, line: &'a str, s
 /// COPY and MOVE: two selections, each its target and scope (§op-shapes); a body is unused.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
-fn transfer<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, index: usize, line: &'a str, slots: &Slots, position: Position, body: Option<(usize, usize, u32, u32)>, out: &mut Vec<Item<'a>>) -> Result<(), Refusal> {
+fn transfer<'a>(
+    ctx: &Ctx<'a, '_>,
+    r: &OpRegion,
+    index: usize,
+    line: &'a str,
+    slots: &Slots,
+    position: Position,
+    body: Option<(usize, usize, u32, u32)>,
+    out: &mut Vec<Item<'a>>,
+) -> Result<(), Refusal> {
     let o = ctx.rules.op(index);
     let mut notes = Vec::new();
     let mut both = [None, None];
@@ -265,7 +328,19 @@ fn transfer<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, index: usize, line: &'a str, sl
     }
     let [source, destination] = both;
     let aside = slots.aside.map(|(s, e)| Cow::Borrowed(line[s..e].trim()));
-    out.push(Item::Statement(Statement { head: op_head(ctx, index, &o.name, o.shape), aside, target: None, metadata: None, line_marker: None, matcher: None, body: Body::Null, source, destination, seconds: None, position }));
+    out.push(Item::Statement(Statement {
+        head: op_head(ctx, index, &o.name, o.shape),
+        aside,
+        target: None,
+        metadata: None,
+        line_marker: None,
+        matcher: None,
+        body: Body::Null,
+        source,
+        destination,
+        seconds: None,
+        position,
+    }));
     push_notes(out, notes);
     Ok(())
 }
@@ -273,7 +348,16 @@ fn transfer<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, index: usize, line: &'a str, sl
 /// An executor's plain statement: its program path (never split, §exec-executor-slot), its
 /// scope and its body as written.
 #[allow(clippy::too_many_arguments)]
-fn executor<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, exec: usize, line: &'a str, slots: &Slots, position: Position, body: Option<(usize, usize, u32, u32)>, out: &mut Vec<Item<'a>>) -> Option<Result<(), Refusal>> {
+fn executor<'a>(
+    ctx: &Ctx<'a, '_>,
+    r: &OpRegion,
+    exec: usize,
+    line: &'a str,
+    slots: &Slots,
+    position: Position,
+    body: Option<(usize, usize, u32, u32)>,
+    out: &mut Vec<Item<'a>>,
+) -> Option<Result<(), Refusal>> {
     if slots.n > 1 || slots.text.is_some() {
         return None;
     }
@@ -432,7 +516,8 @@ mod tests {
         ];
         // The note stands where the dropped scope was written.
         let at = rows[0].0.find('<').unwrap() as u32;
-        let dropped = |r: &ParseResult| r.items.iter().filter(|i| matches!(i, crate::ast::Item::Error(e) if e.line == 1 && e.column == at)).count();
+        let dropped =
+            |r: &ParseResult| r.items.iter().filter(|i| matches!(i, crate::ast::Item::Error(e) if e.line == 1 && e.column == at)).count();
         for &(turn, plain) in rows {
             let (fast, general, built) = both(parse, turn);
             assert_eq!(fast, general, "{turn:?}");
@@ -443,12 +528,69 @@ mod tests {
 
     #[test]
     fn slot_order_plain_path_agrees_with_the_general_builder() {
-        const NAMES: &[&str] = &["READ", "EDIT", "FIND", "MOVE", "COPY", "SEND", "BARE", "WORK", "FORK", "KILL", "NOTE", "WAIT", "LOOK", "sh", "Read"];
+        const NAMES: &[&str] =
+            &["READ", "EDIT", "FIND", "MOVE", "COPY", "SEND", "BARE", "WORK", "FORK", "KILL", "NOTE", "WAIT", "LOOK", "sh", "Read"];
         const PIECES: &[&str] = &[
-            " ", "\t", "(src/a.rs)", "(a b)", "(log:///1 log:///2)", "(https://x.io/p)", "(*.rs)", "(message://a/b)", "(log:///3)", "()", "(a\\)b)",
-            "(a<1>)", "(", ")", "<1,40>", "<3>", "<-2>", "<0>", "<@ab>", "<a>", "<>", "<", ">", "<!-- why -->", "<!-- open", "-->", "[x]", "[5]", "[",
-            "text", "/re/", "`^a`", "`", "```", "````", "\u{200b}", "é", "→ a", "· 3", "42<@ab>",
-            " /a b/i", " ^x", " $.a", " ~f", " &b", "[{\"eof\": true}]", "[]", " [30]", "[\"]\"]", "[{\"pattern\": \"p\"}]", " /x/ <3>", " /x/ [y]", "/x/]", "-->", "<!-->", " {\"a\":1}", " #chan", "\u{3000}", "<!-- a ``` b -->", " /q/ <!-- ``` -->",
+            " ",
+            "\t",
+            "(src/a.rs)",
+            "(a b)",
+            "(log:///1 log:///2)",
+            "(https://x.io/p)",
+            "(*.rs)",
+            "(message://a/b)",
+            "(log:///3)",
+            "()",
+            "(a\\)b)",
+            "(a<1>)",
+            "(",
+            ")",
+            "<1,40>",
+            "<3>",
+            "<-2>",
+            "<0>",
+            "<@ab>",
+            "<a>",
+            "<>",
+            "<",
+            ">",
+            "<!-- why -->",
+            "<!-- open",
+            "-->",
+            "[x]",
+            "[5]",
+            "[",
+            "text",
+            "/re/",
+            "`^a`",
+            "`",
+            "```",
+            "````",
+            "\u{200b}",
+            "é",
+            "→ a",
+            "· 3",
+            "42<@ab>",
+            " /a b/i",
+            " ^x",
+            " $.a",
+            " ~f",
+            " &b",
+            "[{\"eof\": true}]",
+            "[]",
+            " [30]",
+            "[\"]\"]",
+            "[{\"pattern\": \"p\"}]",
+            " /x/ <3>",
+            " /x/ [y]",
+            "/x/]",
+            "-->",
+            "<!-->",
+            " {\"a\":1}",
+            " #chan",
+            "\u{3000}",
+            "<!-- a ``` b -->",
+            " /q/ <!-- ``` -->",
         ];
         const BODIES: &[&str] = &["", "body\n", "{\"a\":1}\n", "/x/\n", "<!-- c -->\n", "a\r\nb\n", "````\n"];
         bolero::check!().with_type::<Vec<u8>>().with_iterations(40_000).with_max_len(24).for_each(|bytes: &Vec<u8>| {

@@ -525,7 +525,8 @@ mod tests {
     #[test]
     fn native_tool_calls_markers_are_built_on_first_use() {
         let c = compile(Rules::builtin());
-        let every_block_marker = |c: &Compiled| c.blocks.iter().flat_map(|b| [&b.start, &b.end, &b.call_start, &b.call_end, &b.separators]).any(built);
+        let every_block_marker =
+            |c: &Compiled| c.blocks.iter().flat_map(|b| [&b.start, &b.end, &b.call_start, &b.call_end, &b.separators]).any(built);
         assert!(!built(&c.openings) && !every_block_marker(&c));
         let prose = "Plain prose, no markup at all.\n";
         assert_eq!(c.openings.find(prose, 0, prose.len()), None);
@@ -557,7 +558,34 @@ mod tests {
         assert!(c.openings.first.is_some(), "the openings take the first-byte search");
         let mut all: Vec<&Markers> = sets.iter().collect();
         all.push(&c.openings);
-        const PIECES: &[&str] = &["<", "[", "{", "x", "X", "a", "A", "b", "<A", "<aB", "[t", "<INVOKE", "<Tool_Call>", "<|X", " ", "\n", "é", "[TOOL_CALLS]", "{x", "<c", "<|", "<invoke", "<function_calls", "<｜DSML｜", "<tool_call>", "<!--"];
+        const PIECES: &[&str] = &[
+            "<",
+            "[",
+            "{",
+            "x",
+            "X",
+            "a",
+            "A",
+            "b",
+            "<A",
+            "<aB",
+            "[t",
+            "<INVOKE",
+            "<Tool_Call>",
+            "<|X",
+            " ",
+            "\n",
+            "é",
+            "[TOOL_CALLS]",
+            "{x",
+            "<c",
+            "<|",
+            "<invoke",
+            "<function_calls",
+            "<｜DSML｜",
+            "<tool_call>",
+            "<!--",
+        ];
         let check = |s: &str| {
             for m in &all {
                 let ac = m.get().unwrap();

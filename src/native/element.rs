@@ -95,7 +95,14 @@ pub(crate) fn tag_name_at(s: &str, lt: usize, closing: bool, prefixes: &[String]
 }
 
 /// The next verified opening tag found by `m` in `s[from..to]`: (start, name start, name end).
-pub(crate) fn find_open(s: &str, m: &Markers, from: usize, to: usize, prefixes: &[String], names: &[String]) -> Option<(usize, usize, usize)> {
+pub(crate) fn find_open(
+    s: &str,
+    m: &Markers,
+    from: usize,
+    to: usize,
+    prefixes: &[String],
+    names: &[String],
+) -> Option<(usize, usize, usize)> {
     let mut p = from;
     while let Some((a, _, _)) = m.find(s, p, to) {
         if let Some((ns, ne)) = tag_name_at(s, a, false, prefixes, names) {
@@ -147,7 +154,16 @@ impl<'a> Lts<'a> {
     /// `lead` is `Lead::new(prefixes)`.
     /// `plain`: no name the searches ask for holds a [`boundary_byte`].
     pub(crate) fn new(s: &'a str, start: usize, limit: usize, prefixes: &'a [String], lead: &'a Lead, plain: bool) -> Option<Lts<'a>> {
-        (prefixes.len() <= 32 && limit <= s.len()).then(|| Lts { s, prefixes, lead, start, limit, marks: Vec::with_capacity(16), read: start, plain })
+        (prefixes.len() <= 32 && limit <= s.len()).then(|| Lts {
+            s,
+            prefixes,
+            lead,
+            start,
+            limit,
+            marks: Vec::with_capacity(16),
+            read: start,
+            plain,
+        })
     }
 
     /// The prefixes written at `p`: only those whose first byte is there are compared.
@@ -325,14 +341,30 @@ impl<'a> Lts<'a> {
 }
 
 /// A search through the marks when there are any, else through the automaton.
-fn open_in(lts: &mut Option<Lts>, s: &str, m: &Markers, from: usize, to: usize, prefixes: &[String], names: &Names) -> Option<(usize, usize, usize)> {
+fn open_in(
+    lts: &mut Option<Lts>,
+    s: &str,
+    m: &Markers,
+    from: usize,
+    to: usize,
+    prefixes: &[String],
+    names: &Names,
+) -> Option<(usize, usize, usize)> {
     match lts {
         Some(l) => l.open(m, from, to, names),
         None => find_open(s, m, from, to, prefixes, &names.list),
     }
 }
 
-fn close_in(lts: &mut Option<Lts>, s: &str, m: &Markers, from: usize, to: usize, prefixes: &[String], names: &Names) -> Option<(usize, usize)> {
+fn close_in(
+    lts: &mut Option<Lts>,
+    s: &str,
+    m: &Markers,
+    from: usize,
+    to: usize,
+    prefixes: &[String],
+    names: &Names,
+) -> Option<(usize, usize)> {
     match lts {
         Some(l) => l.close(m, from, to, names),
         None => find_close(s, m, from, to, prefixes, &names.list),
@@ -343,7 +375,15 @@ fn close_in(lts: &mut Option<Lts>, s: &str, m: &Markers, from: usize, to: usize,
 /// `[start, to)` with `start <= from` found at or after `from`: every position with a match is
 /// tried in order, so the later search finds the same tag (and `None` stays `None`). Under the
 /// unit tests and with debug assertions (the fuzz targets) the search runs anyway and must agree.
-fn find_open_after(known: Option<(usize, usize, usize)>, s: &str, m: &Markers, from: usize, to: usize, prefixes: &[String], names: &[String]) -> Option<(usize, usize, usize)> {
+fn find_open_after(
+    known: Option<(usize, usize, usize)>,
+    s: &str,
+    m: &Markers,
+    from: usize,
+    to: usize,
+    prefixes: &[String],
+    names: &[String],
+) -> Option<(usize, usize, usize)> {
     if cfg!(any(test, debug_assertions)) {
         assert_eq!(known, find_open(s, m, from, to, prefixes, names), "a kept opening tag differs from the search");
     }
@@ -445,7 +485,10 @@ pub(crate) fn read_tag<'a>(s: &'a str, name_start: usize, name_end: usize, equal
     if equals && i < le && b[i] == b'=' {
         i += 1;
         let st = i;
-        while i < le && !matches!(b[i], b' ' | b'\t' | b'>' | b'<' | b'(' | b'[' | b'"') && !(b[i] == b'/' && i + 1 < le && b[i + 1] == b'>') {
+        while i < le
+            && !matches!(b[i], b' ' | b'\t' | b'>' | b'<' | b'(' | b'[' | b'"')
+            && !(b[i] == b'/' && i + 1 < le && b[i + 1] == b'>')
+        {
             i += 1;
         }
         tag.equals = Some(&s[st..i]);
@@ -519,7 +562,13 @@ fn eq_any(word: &str, list: &[String]) -> bool {
 /// The block an `elements` form opens at `at` (a section or one call), read up to `limit`:
 /// its calls, its end, and its opening tag as written. `None` when no element of the form
 /// opens there.
-pub(crate) fn read<'a>(s: &'a str, at: usize, limit: usize, el: &Elements, rec: &NativeRecovery) -> Option<(Vec<Call<'a>>, usize, &'a str, bool)> {
+pub(crate) fn read<'a>(
+    s: &'a str,
+    at: usize,
+    limit: usize,
+    el: &Elements,
+    rec: &NativeRecovery,
+) -> Option<(Vec<Call<'a>>, usize, &'a str, bool)> {
     let prefixes = &el.inner_prefixes;
     let mut lts = Lts::new(s, at, limit, prefixes, &el.inner_lead, el.plain_names);
     // The element at `at`, read through its mark (the first the searches make) when there is one.
@@ -597,7 +646,16 @@ fn kept<'a>(s: &'a str, in_s: bool, part: &str) -> Cow<'a, str> {
 /// `name` is the call element's name as `tag_name_at` reads it at `at`, and `tag` its tag when
 /// the caller already read it (the same `read_tag`).
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
-fn call<'a>(s: &'a str, at: usize, name: (usize, usize), tag: Option<Tag<'a>>, bound: usize, el: &Elements, rec: &NativeRecovery, lts: &mut Option<Lts>) -> Option<(Call<'a>, usize, Option<Option<(usize, usize, usize)>>)> {
+fn call<'a>(
+    s: &'a str,
+    at: usize,
+    name: (usize, usize),
+    tag: Option<Tag<'a>>,
+    bound: usize,
+    el: &Elements,
+    rec: &NativeRecovery,
+    lts: &mut Option<Lts>,
+) -> Option<(Call<'a>, usize, Option<Option<(usize, usize, usize)>>)> {
     let def = &el.def;
     let prefixes = &el.inner_prefixes;
     if cfg!(any(test, debug_assertions)) {
@@ -609,7 +667,8 @@ fn call<'a>(s: &'a str, at: usize, name: (usize, usize), tag: Option<Tag<'a>>, b
     }
     let element_is_op = def.operation_elements && !eq_any(tag.element, &def.calls);
     let generic = |n: &str| eq_any(n.split_whitespace().next().unwrap_or(""), &def.generic_names);
-    let mut name: Option<Cow<'a, str>> = if element_is_op { Some(Cow::Borrowed(tag.element)) } else { tag.equals.filter(|e| !e.is_empty()).map(Cow::Borrowed) };
+    let mut name: Option<Cow<'a, str>> =
+        if element_is_op { Some(Cow::Borrowed(tag.element)) } else { tag.equals.filter(|e| !e.is_empty()).map(Cow::Borrowed) };
     if name.as_deref().map(generic).unwrap_or(true) {
         let attr = |want_specific: bool| {
             def.name_attributes.iter().find_map(|key| {
@@ -685,9 +744,7 @@ fn call<'a>(s: &'a str, at: usize, name: (usize, usize), tag: Option<Tag<'a>>, b
         };
         let value = if ptag.end <= ve { trim_value(&s[ptag.end..ve]) } else { "" };
         let key = ptag.equals.filter(|k| !k.is_empty()).or_else(|| {
-            def.parameter_attributes
-                .iter()
-                .find_map(|a| ptag.attrs.iter().find(|(k, _)| k.eq_ignore_ascii_case(a)).map(|(_, v)| *v))
+            def.parameter_attributes.iter().find_map(|a| ptag.attrs.iter().find(|(k, _)| k.eq_ignore_ascii_case(a)).map(|(_, v)| *v))
         });
         match key {
             Some(k) => {
@@ -808,14 +865,32 @@ mod tests {
     /// prefixes and names in any case, the empty prefix included.
     #[test]
     fn native_tool_calls_first_byte_tests_agree_with_the_plain_comparison() {
-        const PIECES: &[&str] = &["<", "</", "<｜DSML｜", "</｜dsml｜", "<|DSML|", "｜DSML｜ ", " ", ">", "invoke", "<dX", "</DX", "INVOKE", "<inv", "calls", "Calls_x", "<parameter", "<p", "é", "\n", "="];
+        const PIECES: &[&str] = &[
+            "<",
+            "</",
+            "<｜DSML｜",
+            "</｜dsml｜",
+            "<|DSML|",
+            "｜DSML｜ ",
+            " ",
+            ">",
+            "invoke",
+            "<dX",
+            "</DX",
+            "INVOKE",
+            "<inv",
+            "calls",
+            "Calls_x",
+            "<parameter",
+            "<p",
+            "é",
+            "\n",
+            "=",
+        ];
         let prefixes: Vec<String> = ["｜DSML｜ ", "｜DSML｜", "|dsml|", "dx", ""].iter().map(|s| s.to_string()).collect();
         let lead = Lead::new(&prefixes);
-        let lists: Vec<Vec<String>> = vec![
-            vec!["calls".into(), "invoke".into()],
-            vec!["parameter".into()],
-            vec!["INVOKE".into(), "p".into()],
-        ];
+        let lists: Vec<Vec<String>> =
+            vec![vec!["calls".into(), "invoke".into()], vec!["parameter".into()], vec!["INVOKE".into(), "p".into()]];
         let mut hits = 0;
         let mut check = |s: &str| {
             let mut lts = Lts::new(s, 0, s.len(), &prefixes, &lead, true).unwrap();

@@ -18,7 +18,15 @@ fn call_at(anchor: usize, name: Cow<'_, str>) -> Call<'_> {
 
 /// Reads the form at `p` (after whitespace) up to `to`. `closed`: the block's end marker was
 /// found, so the text up to `to` belongs to the call.
-pub(crate) fn read<'a>(form: &Form, s: &'a str, p: usize, to: usize, closed: bool, rec: &NativeRecovery, closes: &Closes) -> Option<(Vec<Call<'a>>, usize)> {
+pub(crate) fn read<'a>(
+    form: &Form,
+    s: &'a str,
+    p: usize,
+    to: usize,
+    closed: bool,
+    rec: &NativeRecovery,
+    closes: &Closes,
+) -> Option<(Vec<Call<'a>>, usize)> {
     let p = skip_ws(s, p, to);
     if p >= to {
         return None;
@@ -30,7 +38,9 @@ pub(crate) fn read<'a>(form: &Form, s: &'a str, p: usize, to: usize, closed: boo
         }
         Form::Json(j) => json(j, s, p, to, rec, closes),
         Form::NameJson { prefixes, ids, args, args_end, index, .. } => name_json(s, p, to, prefixes, ids, args, args_end, index, rec),
-        Form::ArgPairs { key_start, key_end, value_start, value_end } => arg_pairs(s, p, to, key_start, key_end, value_start, value_end, rec),
+        Form::ArgPairs { key_start, key_end, value_start, value_end } => {
+            arg_pairs(s, p, to, key_start, key_end, value_start, value_end, rec)
+        }
         Form::Heading { prefixes } => heading(s, p, to, closed, prefixes),
     }
 }
@@ -143,7 +153,9 @@ enum Escapes {
 fn names_in(keys: &[String], any_case: bool, b: &[u8], escapes: Escapes) -> bool {
     let quoted_at = |q: usize, k: &[u8]| {
         let rest = &b[q + 1..];
-        rest.len() > k.len() && rest[k.len()] == b'"' && if any_case { rest[..k.len()].eq_ignore_ascii_case(k) } else { &rest[..k.len()] == k }
+        rest.len() > k.len()
+            && rest[k.len()] == b'"'
+            && if any_case { rest[..k.len()].eq_ignore_ascii_case(k) } else { &rest[..k.len()] == k }
     };
     let chunk = |at: usize| crate::scan::chunk_padded(b, at);
     let mut next = crate::scan::byte_mask(&chunk(0), b'"');
@@ -195,7 +207,9 @@ pub(crate) fn may_name_by_bytes(keys: &[String], any_case: bool, v: &str) -> boo
         let rest = &b[q + 1..];
         keys.iter().any(|k| {
             let k = k.as_bytes();
-            rest.len() > k.len() && rest[k.len()] == b'"' && if any_case { rest[..k.len()].eq_ignore_ascii_case(k) } else { &rest[..k.len()] == k }
+            rest.len() > k.len()
+                && rest[k.len()] == b'"'
+                && if any_case { rest[..k.len()].eq_ignore_ascii_case(k) } else { &rest[..k.len()] == k }
         })
     })
 }

@@ -177,7 +177,12 @@ pub(crate) fn names<'r>(call: &Call, rules: &Rules, registry: &'r Registry, para
 }
 
 /// The name a call is written with: (what it names, the slots written after it).
-pub(crate) fn resolve<'c, 'r>(call: &'c Call, rules: &Rules, registry: &'r Registry, params: &NativeParameters) -> Option<(Named<'r>, Cow<'c, str>)> {
+pub(crate) fn resolve<'c, 'r>(
+    call: &'c Call,
+    rules: &Rules,
+    registry: &'r Registry,
+    params: &NativeParameters,
+) -> Option<(Named<'r>, Cow<'c, str>)> {
     let (named, rest) = named(call, rules, registry, params)?;
     let own = call.slots.trim();
     let slots = if own.is_empty() {
@@ -349,7 +354,13 @@ fn push_options(heading: &mut String, options: Map<String, Value>) {
 }
 
 /// Reads a call as the heading and body of an operation; a refusal names the taught form.
-pub(crate) fn map<'a>(call: &Call<'a>, rules: &Rules, registry: &Registry, params: &NativeParameters, keys: &Keys) -> Result<Mapped<'a>, Taught> {
+pub(crate) fn map<'a>(
+    call: &Call<'a>,
+    rules: &Rules,
+    registry: &Registry,
+    params: &NativeParameters,
+    keys: &Keys,
+) -> Result<Mapped<'a>, Taught> {
     let Some((named, slots)) = resolve(call, rules, registry, params) else { return Err(Taught::Unknown) };
     let exec = matches!(named, Named::Exec(_));
     let mut target: Option<Cow<str>> = None;
@@ -468,7 +479,13 @@ pub(crate) fn map<'a>(call: &Call<'a>, rules: &Rules, registry: &Registry, param
 /// The form a receipt teaches for `call`, given its [`map`] result (the scan keeps it): the
 /// taught form of a call whether or not it maps (for the receipt of a block left as written).
 #[inline(never)]
-pub(crate) fn taught_after(call: &Call, mapped: &Result<Mapped, Taught>, rules: &Rules, registry: &Registry, params: &NativeParameters) -> Taught {
+pub(crate) fn taught_after(
+    call: &Call,
+    mapped: &Result<Mapped, Taught>,
+    rules: &Rules,
+    registry: &Registry,
+    params: &NativeParameters,
+) -> Taught {
     match mapped {
         Err(t) => t.clone(),
         Ok(_) => {
@@ -501,7 +518,10 @@ mod tests {
         odd.body.push("_-".into());
         odd.aside.push("Path".into());
         odd.scope.push("ße".into());
-        const PIECES: &[&str] = &["path", "PATH", "_", "-", "file", "k", "K", "\u{212A}", "ind", "scope", "start", "_line", "s", "command", "body", "x", "é", "ß", "SS", "e", "Path", "content", "limit"];
+        const PIECES: &[&str] = &[
+            "path", "PATH", "_", "-", "file", "k", "K", "\u{212A}", "ind", "scope", "start", "_line", "s", "command", "body", "x", "é",
+            "ß", "SS", "e", "Path", "content", "limit",
+        ];
         for params in [&builtin, &odd] {
             let keys = Keys::new(params);
             let check = |k: &str| {
@@ -545,7 +565,25 @@ mod tests {
     /// or not (a Kelvin sign lowercases to `k`; `İ` to `i` and a combining dot).
     #[test]
     fn native_tool_calls_ascii_keys_compare_as_unicode_folding_does() {
-        let keys = ["path", "PATH", "p_a-t_h", "pat", "paths", "", "_-", "K", "\u{212A}", "k", "İ", "i\u{307}", "i", "ß", "SS", "file_Path", "FİLE"];
+        let keys = [
+            "path",
+            "PATH",
+            "p_a-t_h",
+            "pat",
+            "paths",
+            "",
+            "_-",
+            "K",
+            "\u{212A}",
+            "k",
+            "İ",
+            "i\u{307}",
+            "i",
+            "ß",
+            "SS",
+            "file_Path",
+            "FİLE",
+        ];
         for w in keys {
             for k in keys {
                 assert_eq!(super::same_key(w, k), super::norm(w).eq(super::norm(k)), "{w:?} vs {k:?}");

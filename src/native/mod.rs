@@ -176,7 +176,17 @@ struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     fn new(c: &'a Compiled, rules: &'a Rules, registry: &'a Registry<'a>, params: &'a NativeParameters, input: &'a str) -> Ctx<'a> {
-        Ctx { c, rules, registry, params, json_unclosed: Default::default(), closes: text::Closes::new(input), nameless: Default::default(), input, json_named: Default::default() }
+        Ctx {
+            c,
+            rules,
+            registry,
+            params,
+            json_unclosed: Default::default(),
+            closes: text::Closes::new(input),
+            nameless: Default::default(),
+            input,
+            json_named: Default::default(),
+        }
     }
 
     /// The scanner to go on with when `blocks` (those an opening in `s` may open) are refused
@@ -814,7 +824,11 @@ mod tests {
                 assert_eq!(got, spans(scan(&each, s, 0, s.len(), usize::MAX)), "{s}");
                 passed += usize::from(fast.json_named.get() == Some(false));
                 found += usize::from(fast.json_named.get() == Some(false) && !got.is_empty());
-                assert_eq!(receipt_in(s, [(0, s.len())], rules, &registry), scan(&each, s, 0, s.len(), 1).first().map(|b| receipt_of(&each, s, b)), "{s}");
+                assert_eq!(
+                    receipt_in(s, [(0, s.len())], rules, &registry),
+                    scan(&each, s, 0, s.len(), 1).first().map(|b| receipt_of(&each, s, b)),
+                    "{s}"
+                );
             }
             assert!(passed >= 4 && found >= 3, "the samples pass JSON by ({passed}), and find markup after it ({found})");
         });
@@ -849,11 +863,17 @@ mod tests {
             }
         }
         // Objects whose keys are built of pieces of keys, escapes among them.
-        const PIECES: &[&str] = &["name", "NaMe", "op", "n", "ame", "na", "me", "\\u0061", "\\u006E", "\\u006e", "\\n", "\\\\", "\\/", "tool", "/", "x", "O", "p"];
+        const PIECES: &[&str] = &[
+            "name", "NaMe", "op", "n", "ame", "na", "me", "\\u0061", "\\u006E", "\\u006e", "\\n", "\\\\", "\\/", "tool", "/", "x", "O", "p",
+        ];
         let mut named = 0;
         bolero::check!().with_type::<Vec<u8>>().with_iterations(30_000).with_max_len(12).for_each(|bytes: &Vec<u8>| {
             let keys: Vec<String> = bytes.chunks(3).map(|c| c.iter().map(|b| PIECES[*b as usize % PIECES.len()]).collect()).collect();
-            let fields: Vec<String> = keys.iter().enumerate().map(|(i, k)| if i % 2 == 0 { format!("\"{k}\": 1") } else { format!("\"x\": [{{\"{k}\": \"v\"}}]") }).collect();
+            let fields: Vec<String> = keys
+                .iter()
+                .enumerate()
+                .map(|(i, k)| if i % 2 == 0 { format!("\"{k}\": 1") } else { format!("\"x\": [{{\"{k}\": \"v\"}}]") })
+                .collect();
             let s = format!("{{{}}}", fields.join(", "));
             let v: Value = serde_json::from_str(&s).expect("the pieces write JSON");
             // With a key an escape other than `\u` may spell, and with keys none may.
@@ -873,11 +893,32 @@ mod tests {
     #[test]
     fn native_tool_calls_name_key_search_agrees_with_the_byte_loop() {
         let keys: Vec<String> = ["name", "op", "action", "cmd", &"k".repeat(70)].iter().map(|k| k.to_string()).collect();
-        const PIECES: &[&str] = &["\"", "name", "NaMe", "op", "cmd", "action", "x", " ", ": ", "{", "}", "\\", "é", "kkkkkkkkkk", "\"\"", "abcdefghijklmnopqrstuvwxyz0123456789"];
+        const PIECES: &[&str] = &[
+            "\"",
+            "name",
+            "NaMe",
+            "op",
+            "cmd",
+            "action",
+            "x",
+            " ",
+            ": ",
+            "{",
+            "}",
+            "\\",
+            "é",
+            "kkkkkkkkkk",
+            "\"\"",
+            "abcdefghijklmnopqrstuvwxyz0123456789",
+        ];
         bolero::check!().with_type::<Vec<u8>>().with_iterations(20_000).with_max_len(160).for_each(|bytes: &Vec<u8>| {
             let v: String = bytes.iter().map(|b| PIECES[*b as usize % PIECES.len()]).collect();
             for (n, any_case) in [(4, true), (4, false), (5, true), (1, false)] {
-                assert_eq!(forms::may_name(&keys[..n], any_case, &v), forms::may_name_by_bytes(&keys[..n], any_case, &v), "{v:?} {n} {any_case}");
+                assert_eq!(
+                    forms::may_name(&keys[..n], any_case, &v),
+                    forms::may_name_by_bytes(&keys[..n], any_case, &v),
+                    "{v:?} {n} {any_case}"
+                );
             }
         });
     }

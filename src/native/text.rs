@@ -91,12 +91,7 @@ pub(crate) fn is_bare_fence(line: &str) -> bool {
 
 /// Drops the debris around a call's plain content: closing tags left over (`</parameter>`,
 /// `</>`), openers with no key, and a bare fence closing it.
-pub(crate) fn strip_debris<'a>(
-    mut t: &'a str,
-    closers: bool,
-    fence: bool,
-    keyless_opener: &dyn Fn(&str) -> Option<usize>,
-) -> &'a str {
+pub(crate) fn strip_debris<'a>(mut t: &'a str, closers: bool, fence: bool, keyless_opener: &dyn Fn(&str) -> Option<usize>) -> &'a str {
     loop {
         let before = t.len();
         t = trim_ws(t);

@@ -283,7 +283,13 @@ mod tests {
             for _ in 0..pairs {
                 let named = if next(6) == 0 { Named::Exec(0) } else { Named::Op(next(ops as u64) as usize) };
                 let odd = |n: &mut dyn FnMut(u64) -> u32| n(40) == 0;
-                let hw = if odd(&mut next) { width + 1 } else if odd(&mut next) { width - 1 } else { width };
+                let hw = if odd(&mut next) {
+                    width + 1
+                } else if odd(&mut next) {
+                    width - 1
+                } else {
+                    width
+                };
                 let ow = if odd(&mut next) { hw + 3 } else { hw };
                 // A labeled fence, or a compact heading standing alone, now and then.
                 let (kind, ch, alone) = match next(10) {
@@ -296,7 +302,13 @@ mod tests {
                 if alone || odd(&mut next) {
                     continue;
                 }
-                let bw = if odd(&mut next) { width + 1 } else if odd(&mut next) { width - 1 } else { width };
+                let bw = if odd(&mut next) {
+                    width + 1
+                } else if odd(&mut next) {
+                    width - 1
+                } else {
+                    width
+                };
                 let ch = if odd(&mut next) { b'~' } else { b'`' };
                 let forgotten = odd(&mut next).then_some(named);
                 let orphan = odd(&mut next);
@@ -535,7 +547,15 @@ mod tests {
         tables.pairing.max_candidates = 64;
         let rules = &Rules::from_tables(tables).unwrap();
         let read = Named::Op(rules.op_index("READ").unwrap());
-        let h = |line: u32, width: u32| PLine { line, at: 0, ch: b'`', width, kind: PKind::Heading { named: read, compact: false, open_width: width }, forgotten: None, orphan: false };
+        let h = |line: u32, width: u32| PLine {
+            line,
+            at: 0,
+            ch: b'`',
+            width,
+            kind: PKind::Heading { named: read, compact: false, open_width: width },
+            forgotten: None,
+            orphan: false,
+        };
         let b = |line: u32, width: u32| PLine { line, at: 0, ch: b'`', width, kind: PKind::Bare, forgotten: None, orphan: false };
         let killing = Named::Op(rules.op_index("KILL").unwrap());
         let kill = |line: u32| PLine { kind: PKind::Heading { named: killing, compact: false, open_width: 3 }, ..h(line, 3) };
@@ -556,7 +576,11 @@ mod tests {
             // An inner bare block as wide as its body, after a KILL: the reading that nests at
             // the KILL's closer holds the READ heading as a literal example, which the inner
             // opener closes, then closes its nesting and the KILL, rejoining R0 ahead of it.
-            ("an inner bare block at its body's width", vec![kill(0), b(2, 3), h(4, 3), b(6, 3), b(8, 3), b(10, 3)], vec![Open, Close, Open, Nest, Close, Close]),
+            (
+                "an inner bare block at its body's width",
+                vec![kill(0), b(2, 3), h(4, 3), b(6, 3), b(8, 3), b(10, 3)],
+                vec![Open, Close, Open, Nest, Close, Close],
+            ),
         ];
         for (what, plines, r0) in witnesses {
             let full: Vec<Move> = pair(rules, &rules.facts, &plines).iter().map(|c| c.1).collect();
@@ -595,7 +619,11 @@ mod tests {
                 quote_at.clone().any(|(k, _)| k < first_op),
                 quote_at.clone().any(|(k, _)| k > first_op),
                 moved(Move::Text, &|pl| matches!(pl.kind, PKind::Heading { .. })),
-                widths.windows(2).any(|w| w[1] < w[0]) && plines.iter().zip(&full).any(|(pl, c)| c.1 == Move::Open && matches!(pl.kind, PKind::Heading { named, .. } if lingering(named))),
+                widths.windows(2).any(|w| w[1] < w[0])
+                    && plines
+                        .iter()
+                        .zip(&full)
+                        .any(|(pl, c)| c.1 == Move::Open && matches!(pl.kind, PKind::Heading { named, .. } if lingering(named))),
             ];
             for (n, f) in seen.iter_mut().zip(features) {
                 *n += usize::from(f);

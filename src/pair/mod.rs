@@ -718,7 +718,6 @@ impl<'r> Pairer<'r> {
         };
         chosen.3
     }
-
 }
 
 impl<'r> Cfg<'r> {
@@ -986,7 +985,13 @@ impl<'r> Cfg<'r> {
                 // 1. A wide fence glued to the next opener: the block's closer, then the heading.
                 if top.kind() == K_OP && !naked && pl.ch == b'`' && pl.width >= top.width as u32 + self.min_width {
                     let rest = pl.width - top.width as u32;
-                    let ow = if compact { 0 } else if open_width == pl.width { rest } else { open_width };
+                    let ow = if compact {
+                        0
+                    } else if open_width == pl.width {
+                        rest
+                    } else {
+                        open_width
+                    };
                     let (mv, w, frame) = self.root_heading(named, compact, ow, Move::Glued);
                     out.emit(cand, mv, w, |c| {
                         let f = c.stack.pop();
@@ -1102,7 +1107,13 @@ impl<'r> Cfg<'r> {
     fn nest(&self, c: &mut Cand, pl: &PLine, labeled: bool) {
         let parent = *c.stack.top().unwrap();
         c.stack.top_mut().unwrap().flags |= F_CONTENT;
-        let holder = if labeled { pl.width.min(u16::MAX as u32) as u16 } else if parent.kind() == K_NESTED { parent.holder } else { 0 };
+        let holder = if labeled {
+            pl.width.min(u16::MAX as u32) as u16
+        } else if parent.kind() == K_NESTED {
+            parent.holder
+        } else {
+            0
+        };
         c.stack.push(Frame::new(K_NESTED, pl.ch, if labeled { F_LABELED } else { 0 }, pl.width.min(u16::MAX as u32) as u16, holder));
     }
 

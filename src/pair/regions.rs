@@ -83,7 +83,13 @@ pub fn replay(plines: &[PLine], choices: &[(u32, Move, u32)], unlabeled_label: i
 }
 
 /// [`replay`] into reused buffers (cleared first).
-pub fn replay_into(plines: &[PLine], choices: &[(u32, Move, u32)], unlabeled_label: impl Fn(u32) -> bool, r: &mut Regions, stack: &mut Vec<Rb>) {
+pub fn replay_into(
+    plines: &[PLine],
+    choices: &[(u32, Move, u32)],
+    unlabeled_label: impl Fn(u32) -> bool,
+    r: &mut Regions,
+    stack: &mut Vec<Rb>,
+) {
     r.ops.clear();
     r.shown.clear();
     r.unfenced.clear();

@@ -22,14 +22,7 @@ pub struct RuleError {
 
 impl std::fmt::Display for RuleError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}: at {}: {} (rule: {})",
-            self.file,
-            if self.path.is_empty() { "/" } else { &self.path },
-            self.message,
-            self.rule
-        )
+        write!(f, "{}: at {}: {} (rule: {})", self.file, if self.path.is_empty() { "/" } else { &self.path }, self.message, self.rule)
     }
 }
 
@@ -124,17 +117,11 @@ fn typed<T: serde::de::DeserializeOwned>(label: &str, value: serde_json::Value) 
 
 /// Every file a rule directory is made of, in a stable order (for `rerun-if-changed`).
 pub fn rule_files(rules_dir: &Path) -> Vec<PathBuf> {
-    let mut files = vec![
-        rules_dir.join("operations.yaml"),
-        rules_dir.join("diagnostics.yaml"),
-        rules_dir.join("tolerance.yaml"),
-    ];
+    let mut files = vec![rules_dir.join("operations.yaml"), rules_dir.join("diagnostics.yaml"), rules_dir.join("tolerance.yaml")];
     let native = rules_dir.join("native");
     if let Ok(entries) = fs::read_dir(&native) {
-        let mut more: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().map(|x| x == "yaml").unwrap_or(false))
-            .collect();
+        let mut more: Vec<PathBuf> =
+            entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().map(|x| x == "yaml").unwrap_or(false)).collect();
         more.sort();
         files.extend(more);
     }
@@ -144,10 +131,9 @@ pub fn rule_files(rules_dir: &Path) -> Vec<PathBuf> {
 /// Staged diagnostic files (`rules/staging/*.yaml`), sorted.
 pub fn staging_files(rules_dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = match fs::read_dir(rules_dir.join("staging")) {
-        Ok(entries) => entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().map(|x| x == "yaml").unwrap_or(false))
-            .collect(),
+        Ok(entries) => {
+            entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().map(|x| x == "yaml").unwrap_or(false)).collect()
+        }
         Err(_) => Vec::new(),
     };
     v.sort();
@@ -245,16 +231,31 @@ pub fn cross_check(t: &Tables) -> Result<(), RuleError> {
             return Err(err("operations.yaml", format!("/operations/{i}/name"), "unique name", format!("`{}` is defined twice", op.name)));
         }
         if !known(&op.working_form) {
-            return Err(err("operations.yaml", format!("/operations/{i}/working_form"), "names a diagnostic", format!("no diagnostic `{}`", op.working_form)));
+            return Err(err(
+                "operations.yaml",
+                format!("/operations/{i}/working_form"),
+                "names a diagnostic",
+                format!("no diagnostic `{}`", op.working_form),
+            ));
         }
     }
     if !known(&t.executors.working_form) {
-        return Err(err("operations.yaml", "/executors/working_form".into(), "names a diagnostic", format!("no diagnostic `{}`", t.executors.working_form)));
+        return Err(err(
+            "operations.yaml",
+            "/executors/working_form".into(),
+            "names a diagnostic",
+            format!("no diagnostic `{}`", t.executors.working_form),
+        ));
     }
     for (i, rule) in t.tolerance.iter().enumerate() {
         for (j, id) in rule.diagnostics.iter().enumerate() {
             if !known(id) {
-                return Err(err("tolerance.yaml", format!("/rules/{i}/diagnostics/{j}"), "names a diagnostic", format!("no diagnostic `{id}`")));
+                return Err(err(
+                    "tolerance.yaml",
+                    format!("/rules/{i}/diagnostics/{j}"),
+                    "names a diagnostic",
+                    format!("no diagnostic `{id}`"),
+                ));
             }
         }
     }
@@ -282,7 +283,12 @@ pub fn cross_check(t: &Tables) -> Result<(), RuleError> {
     let mut events = BTreeSet::new();
     for (i, e) in t.pairing.events.iter().enumerate() {
         if !events.insert(e.event.as_str()) {
-            return Err(err("tolerance.yaml", format!("/pairing/events/{i}/event"), "unique event", format!("`{}` is defined twice", e.event)));
+            return Err(err(
+                "tolerance.yaml",
+                format!("/pairing/events/{i}/event"),
+                "unique event",
+                format!("`{}` is defined twice", e.event),
+            ));
         }
         for (j, c) in e.counts.iter().enumerate() {
             check_counter(c, format!("/pairing/events/{i}/counts/{j}"))?;

@@ -4,9 +4,9 @@
 //! here; `Rules::from_dir` (feature `runtime-rules`) loads another rule directory with the same
 //! schemas, so a rule edit can be tried without rebuilding.
 
-pub mod model;
 #[cfg(feature = "runtime-rules")]
 pub mod load;
+pub mod model;
 
 use std::sync::OnceLock;
 
@@ -95,8 +95,8 @@ impl Rules {
             Some(d) => load::Schemas::read(d).map_err(|e| e.to_string())?,
             None => embedded_schemas(),
         };
-        let tables = load::load(dir, &schemas, concat!("plurnk-parser ", env!("CARGO_PKG_VERSION"), " (runtime)"))
-            .map_err(|e| e.to_string())?;
+        let tables =
+            load::load(dir, &schemas, concat!("plurnk-parser ", env!("CARGO_PKG_VERSION"), " (runtime)")).map_err(|e| e.to_string())?;
         Rules::from_tables(tables)
     }
 
@@ -185,7 +185,12 @@ impl Rules {
         let facts = tables
             .operations
             .iter()
-            .map(|o| crate::pair::OpFacts { prose: o.prose_body, yields: o.yields_to_native, literal: o.literal_headings, body_repair: o.body_is_repair })
+            .map(|o| crate::pair::OpFacts {
+                prose: o.prose_body,
+                yields: o.yields_to_native,
+                literal: o.literal_headings,
+                body_repair: o.body_is_repair,
+            })
             .collect();
         let mut op_by_name: Vec<usize> = (0..tables.operations.len()).collect();
         op_by_name.sort_by(|&a, &b| tables.operations[a].name.cmp(&tables.operations[b].name));
@@ -199,7 +204,23 @@ impl Rules {
                 slot.1 += 1;
             }
         }
-        Ok(Rules { tables, diag_index, diag_holes, working_forms, exec_working_form, event_counts, complete_lanes, complete_order, repaired_order, name_char, zero_width, facts, op_by_name, op_first, default_class_tables: Default::default() })
+        Ok(Rules {
+            tables,
+            diag_index,
+            diag_holes,
+            working_forms,
+            exec_working_form,
+            event_counts,
+            complete_lanes,
+            complete_order,
+            repaired_order,
+            name_char,
+            zero_width,
+            facts,
+            op_by_name,
+            op_first,
+            default_class_tables: Default::default(),
+        })
     }
 
     pub fn diag(&self, id: DiagId) -> &Diagnostic {
@@ -435,7 +456,10 @@ mod tests {
         let builtin = Rules::builtin();
         let counters = &builtin.tables.pairing.counters;
         let lane = |name: &str| counters.iter().position(|c| c == name).unwrap();
-        for (rows, groups) in [(&builtin.complete_order, &builtin.tables.pairing.complete_order), (&builtin.repaired_order, &builtin.tables.pairing.repaired_order)] {
+        for (rows, groups) in [
+            (&builtin.complete_order, &builtin.tables.pairing.complete_order),
+            (&builtin.repaired_order, &builtin.tables.pairing.repaired_order),
+        ] {
             assert_eq!(rows.len(), groups.len());
             for (row, group) in rows.iter().zip(groups) {
                 for (i, c) in counters.iter().enumerate() {

@@ -9,7 +9,10 @@ use plurnk_parser::entry::{call_json, message, options_from_json};
 
 fn options(json: Option<String>) -> Result<(String, plurnk_parser::ParseOptions)> {
     let value: Option<serde_json::Value> = match json {
-        Some(t) => Some(serde_json::from_str(&t).map_err(|e| Error::new(Status::InvalidArg, message("embed.options-not-json", &[("error", &e.to_string())])))?),
+        Some(t) => Some(
+            serde_json::from_str(&t)
+                .map_err(|e| Error::new(Status::InvalidArg, message("embed.options-not-json", &[("error", &e.to_string())])))?,
+        ),
         None => None,
     };
     options_from_json(value.as_ref()).map_err(|m| Error::new(Status::InvalidArg, m))
