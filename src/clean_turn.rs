@@ -103,7 +103,7 @@ pub(crate) fn read<'a>(input: &'a str, rules: &Rules, cls: &Classifier, entry: E
     }
     let Workspace { lines, build_scratch, heads, clean, clean_tags: notes, .. } = ws;
     let lines: &[scan::Line] = lines;
-    let ctx = build::Ctx { input, lines, rules, cls, entry, scratch: build_scratch, heads };
+    let ctx = build::Ctx::new(input, lines, rules, cls, entry, build_scratch, heads);
     // The text after the last block, from where the text resumes.
     let last = clean.last().map_or((0, 0), |u| (u.resume, u.closer));
     let text_after = text && !scan::blank(&input[last.0..]);

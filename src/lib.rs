@@ -400,7 +400,7 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
     pair::regions::replay_into(plines, &pair_bufs.committed, digits_label, regions, rb);
     let regions: &pair::regions::Regions = regions;
 
-    let ctx = build::Ctx { input, lines, rules, cls: &cls, entry, scratch: build_scratch, heads };
+    let ctx = build::Ctx::new(input, lines, rules, &cls, entry, build_scratch, heads);
     let mut out = build::Out::default();
     // One statement per region and about one text item between two: grown once, not doubled.
     out.items.reserve(2 * regions.ops.len() + regions.shown.len() + 1);

@@ -30,6 +30,10 @@ pub struct Ctx<'a, 'c> {
     pub scratch: &'c Scratch,
     /// The heading splits the scan kept (a line not kept is split again here).
     pub heads: &'c heading::SegmentCache,
+    /// The last position asked for (line, byte, column): positions on one line are asked for
+    /// left to right, so a line of many statements (§one-line-turn) is counted once, not once
+    /// per statement from its start.
+    last_pos: std::cell::Cell<(u32, usize, u32)>,
 }
 
 /// See [`Ctx::scratch`]. Each vector is taken out of its cell while in use and put back after,
@@ -64,13 +68,28 @@ pub struct Out<'a> {
 }
 
 impl<'a, 'c> Ctx<'a, 'c> {
+    pub fn new(
+        input: &'a str,
+        lines: &'c [Line],
+        rules: &'c Rules,
+        cls: &'c Classifier<'c>,
+        entry: Entry,
+        scratch: &'c Scratch,
+        heads: &'c heading::SegmentCache,
+    ) -> Self {
+        Ctx { input, lines, rules, cls, entry, scratch, heads, last_pos: std::cell::Cell::new((u32::MAX, 0, 0)) }
+    }
     pub fn line_text(&self, i: u32) -> &'a str {
         let l = self.lines[i as usize];
         &self.input[l.start..l.end]
     }
     pub fn pos(&self, line: u32, byte: usize) -> Position {
         let t = self.line_text(line);
-        Position { line: line + 1, column: columns(&t[..byte.min(t.len())]) }
+        let byte = byte.min(t.len());
+        let (l, b, c) = self.last_pos.get();
+        let column = if l == line && b <= byte { c + columns(&t[b..byte]) } else { columns(&t[..byte]) };
+        self.last_pos.set((line, byte, column));
+        Position { line: line + 1, column }
     }
     #[cold]
     #[inline(never)]

@@ -477,51 +477,58 @@ fn strip_trailing_closers(mut v: &str) -> &str {
 }
 
 /// Reads the tag whose element name ends at `name_end`.
+///
+/// The tag ends with its line at the latest, but the line's end is found only when a reading
+/// runs to it: a line of many tags (a turn on one line) is crossed once, not once a tag.
 pub(crate) fn read_tag<'a>(s: &'a str, name_start: usize, name_end: usize, equals: bool, rec: &NativeRecovery) -> Tag<'a> {
     let b = s.as_bytes();
-    let le = line_end(s, name_end);
-    let mut tag = Tag { element: &s[name_start..name_end], end: le, ..Tag::default() };
+    // Whether `i` is the end of the tag's line (as `line_end` places it).
+    let at_end = |i: usize| i >= b.len() || b[i] == b'\n' || (b[i] == b'\r' && (i + 1 == b.len() || b[i + 1] == b'\n'));
+    let mut tag = Tag { element: &s[name_start..name_end], end: name_end, ..Tag::default() };
     let mut i = name_end;
-    if equals && i < le && b[i] == b'=' {
+    if equals && !at_end(i) && b[i] == b'=' {
         i += 1;
         let st = i;
-        while i < le
-            && !matches!(b[i], b' ' | b'\t' | b'>' | b'<' | b'(' | b'[' | b'"')
-            && !(b[i] == b'/' && i + 1 < le && b[i + 1] == b'>')
-        {
+        while !at_end(i) && !matches!(b[i], b' ' | b'\t' | b'>' | b'<' | b'(' | b'[' | b'"') && !(b[i] == b'/' && !at_end(i + 1) && b[i + 1] == b'>') {
             i += 1;
         }
         tag.equals = Some(&s[st..i]);
     }
     loop {
-        i = skip_blank(s, i, le);
-        if i >= le {
-            tag.end = le;
+        while !at_end(i) && matches!(b[i], b' ' | b'\t') {
+            i += 1;
+        }
+        if at_end(i) {
+            tag.end = i;
             return tag;
         }
         if b[i] == b'>' {
             tag.end = i + 1;
             return tag;
         }
-        if b[i] == b'/' && i + 1 < le && b[i + 1] == b'>' {
+        if b[i] == b'/' && !at_end(i + 1) && b[i + 1] == b'>' {
             tag.self_closing = true;
             tag.end = i + 2;
             return tag;
         }
         // An attribute `key="value"`.
         let mut k = i;
-        while k < le && ident_byte(b[k]) {
+        while k < b.len() && ident_byte(b[k]) {
             k += 1;
         }
-        if k > i && k + 1 < le && b[k] == b'=' && (b[k + 1] == b'"' || b[k + 1] == b'\'') {
+        if k > i && k + 1 < b.len() && b[k] == b'=' && (b[k + 1] == b'"' || b[k + 1] == b'\'') {
             let quote = b[k + 1];
             let vs = k + 2;
             let mut q = vs;
             let mut close = None;
             // The quotes are found by memchr: a value (a whole heading) runs dozens of bytes.
-            while let Some(k) = memchr::memchr(quote, &b[q..le]) {
+            // A line break first ends the value unclosed.
+            while let Some(k) = memchr::memchr2(quote, b'\n', &b[q..]) {
+                if b[q + k] == b'\n' {
+                    break;
+                }
                 let after = q + k + 1;
-                if after >= le || matches!(b[after], b' ' | b'\t' | b'>' | b'/') {
+                if at_end(after) || matches!(b[after], b' ' | b'\t' | b'>' | b'/') {
                     close = Some(q + k);
                     break;
                 }
@@ -533,6 +540,7 @@ pub(crate) fn read_tag<'a>(s: &'a str, name_start: usize, name_end: usize, equal
                     i = q + 1;
                 }
                 None => {
+                    let le = line_end(s, vs);
                     // `name="sh` with no closing quote: the rest of the line, less the
                     // closing tags left on it.
                     if !rec.unterminated_name {
@@ -547,7 +555,7 @@ pub(crate) fn read_tag<'a>(s: &'a str, name_start: usize, name_end: usize, equal
             continue;
         }
         // Heading slots written after the name.
-        let (se, te, closing) = scan_slots(s, i, le);
+        let (se, te, closing) = scan_slots(s, i, line_end(s, i));
         tag.slots = s[i..se].trim();
         tag.self_closing = closing;
         tag.end = te;

@@ -172,6 +172,11 @@ struct Ctx<'a> {
     /// family's name key, or writes a `\u` escape), asked at its first JSON opening.
     input: &'a str,
     json_named: std::cell::Cell<Option<bool>>,
+    /// Per block kind (`bi`, bound `to`): the call starts of the last sequence it read that
+    /// named nothing. A read from a later one of those starts reads a suffix of the same calls,
+    /// which names nothing either, so it is not read again: lines of JSON calls naming unknown
+    /// tools cost one read, not one per line (keeps the scan linear).
+    unnamed_calls: std::cell::RefCell<Vec<(usize, usize, Vec<usize>)>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -186,6 +191,28 @@ impl<'a> Ctx<'a> {
             nameless: Default::default(),
             input,
             json_named: Default::default(),
+            unnamed_calls: Default::default(),
+        }
+    }
+
+    /// Whether block kind `bi` read from `at` up to `to` is a suffix of a sequence already
+    /// known to name nothing (see [`Ctx::unnamed_calls`]).
+    fn known_unnamed(&self, bi: usize, at: usize, to: usize) -> bool {
+        self.unnamed_calls.borrow().iter().any(|(b, t, starts)| *b == bi && *t == to && starts.binary_search(&at).is_ok())
+    }
+
+    /// Keeps the call starts of a sequence of `bi` that named nothing, unless it lies inside the
+    /// one already kept (a call nested in an argument), which stays.
+    fn remember_unnamed(&self, bi: usize, to: usize, calls: &[Call]) {
+        let mut kept = self.unnamed_calls.borrow_mut();
+        let starts: Vec<usize> = calls.iter().map(|c| c.anchor).collect();
+        if !starts.windows(2).all(|w| w[0] < w[1]) {
+            return;
+        }
+        match kept.iter_mut().find(|(b, t, _)| *b == bi && *t == to) {
+            Some((_, _, old)) if old.last().is_some_and(|&l| starts.first().is_some_and(|&f| f <= l)) => {}
+            Some((_, _, old)) => *old = starts,
+            None => kept.push((bi, to, starts)),
         }
     }
 
@@ -453,11 +480,15 @@ fn open_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, blocks: &[usize])
     let mut first: Option<Found<'a>> = None;
     for &bi in blocks {
         let b = &ctx.c.blocks[bi];
-        if b.line_start && !s[line_start(s, at)..at].bytes().all(|c| c == b' ' || c == b'\t') {
+        if b.line_start && !at_line_start(s, at) {
+            continue;
+        }
+        if b.by_name && ctx.known_unnamed(bi, at, to) {
             continue;
         }
         let Some(mut found) = read_block(ctx, s, at, to, bi) else { continue };
         if b.by_name && !found.calls.iter().any(|c| ctx.names_something(c)) {
+            ctx.remember_unnamed(bi, to, &found.calls);
             continue;
         }
         if b.recovery.stray_closers {
