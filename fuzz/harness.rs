@@ -581,7 +581,7 @@ pub fn check_stream(data: &[u8]) {
         at += n;
         assert!(whole.starts_with(stream.text()), "stream text {:?} is not a prefix of {whole:?}", stream.text());
         let _ = stream.visible();
-        let _ = stream.settled().len();
+        let _ = stream.provisional().len();
     }
     let result = stream.finish();
     let expected = plurnk_parser::parse(&whole, &ParseOptions::default());

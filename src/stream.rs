@@ -2,7 +2,7 @@
 //!
 //! # What it gives
 //!
-//! After each chunk: the statements already **settled** — operation blocks the author has closed
+//! After each chunk: the **provisional** statements — operation blocks the author has closed
 //! (or a compact heading line, or a naked block ended by its name line or the next heading),
 //! each read by the ordinary parser — and the **visible response text** so far: outside text, with
 //! anything that may still turn out to be an operation held back (an unfinished fence, a heading
@@ -11,7 +11,15 @@
 //! text was split into chunks — split points inside a multi-byte character and inside a marker
 //! included (tests/stream.rs checks this as a property).
 //!
-//! # How (and what "settled" can and cannot promise)
+//! # Provisional means provisional: display them, dispatch only from `finish()`
+//!
+//! A provisional statement is the reading of the turn *so far*. A later fence can change it:
+//! a bare fence after it may turn the block that holds it into a quoted example (the author
+//! showed it, and the final parse runs nothing), or re-pair the fences before it. So a runtime
+//! shows provisional statements in a live preview and dispatches only the statements of
+//! [`StreamParser::finish`], which equals [`crate::parse`] of the whole turn.
+//!
+//! # How
 //!
 //! Where a block ends is decided for the whole input at once by §fence-pairing: whether a bare
 //! fence closes a block or opens a nested one "depends on every fence after it, unboundedly"
@@ -25,11 +33,11 @@
 //!   operation body (with one nested literal block, §balanced-fences), a naked block, a
 //!   quotation, a bare fence waiting on its next line (§forgotten-tag), native markup. When an
 //!   operation block closes, its span — and only its span — is parsed once with
-//!   [`crate::parse_statements`] and its statements are appended to the settled list. A chunk
+//!   [`crate::parse_statements`] and its statements are appended to the provisional list. A chunk
 //!   therefore costs time proportional to its own length (each byte is decoded once, each line
-//!   classified once, each settled span parsed once); nothing settled is read again while
-//!   streaming. Settled statements are the provisional reading: a later fence can, rarely,
-//!   re-read an earlier block (above), and the final result is authoritative.
+//!   classified once, each closed span parsed once); no closed span is read again while
+//!   streaming. A later fence can, rarely, re-read an earlier block (above), and the final
+//!   result is authoritative.
 //! - the **exact reading**, once, at [`StreamParser::finish`]: the whole-input pairing pass and
 //!   the builder over the text, linear in its length (tests/stream.rs measures both costs).
 
@@ -157,7 +165,7 @@ pub struct StreamParser {
     done: usize,
     line_no: u32,
     state: State,
-    settled: Vec<Statement<'static>>,
+    provisional: Vec<Statement<'static>>,
     visible: String,
     /// Where, in the partial line (from `done`), a native marker may begin: the partial line is
     /// shown only before it. Maintained over appended bytes only.
@@ -165,7 +173,7 @@ pub struct StreamParser {
     partial_scanned: usize,
     finished: bool,
     /// Bytes examined so far (decoded, classified, scanned for markers, parsed when a block
-    /// settles): the measure `tests/stream.rs` holds to the length fed.
+    /// closes): the measure `tests/stream.rs` holds to the length fed.
     examined: u64,
 }
 
@@ -180,7 +188,7 @@ impl StreamParser {
             done: 0,
             line_no: 0,
             state: State::Top,
-            settled: Vec::new(),
+            provisional: Vec::new(),
             visible: String::new(),
             partial_marker: None,
             partial_scanned: 0,
@@ -262,7 +270,7 @@ impl StreamParser {
 
     /// Bytes examined so far: each byte fed is decoded once, classified once with its line,
     /// scanned once for a native marker while its line is partial, and parsed once more when the
-    /// block holding it settles. A measure of work (not time) that stays within a small multiple
+    /// block holding it closes. A measure of work (not time) that stays within a small multiple
     /// of the bytes fed, however the text is chunked.
     pub fn bytes_examined(&self) -> u64 {
         self.examined
@@ -274,7 +282,7 @@ impl StreamParser {
 
     /// Parses the closed span `[from, to)` starting on line `first_line` alone and appends its
     /// statements positioned in `[keep_from, keep_before)`.
-    fn settle(&mut self, from: usize, to: usize, first_line: u32, keep_from: Position, keep_before: Option<Position>) {
+    fn read_closed(&mut self, from: usize, to: usize, first_line: u32, keep_from: Position, keep_before: Option<Position>) {
         let span = &self.text[from..to];
         self.examined += span.len() as u64;
         let parsed = crate::parse_statements(span, &self.options);
@@ -282,7 +290,7 @@ impl StreamParser {
             if let Item::Statement(mut s) = item {
                 s.position.line += first_line;
                 if s.position >= keep_from && keep_before.map(|b| s.position < b).unwrap_or(true) {
-                    self.settled.push(s.into_owned());
+                    self.provisional.push(s.into_owned());
                 }
             }
         }
@@ -311,7 +319,7 @@ impl StreamParser {
                     Info::Heading(named) => {
                         if compact(&f) {
                             let keep = self.pos(line_no, start, f.indent as usize);
-                            self.settle(start, end, line_no, keep, None);
+                            self.read_closed(start, end, line_no, keep, None);
                             State::Top
                         } else {
                             let prose = matches!(named, Named::Op(i) if rules.op(i).prose_body);
@@ -365,18 +373,18 @@ impl StreamParser {
             State::Op { start: s0, start_line, keep_from, width, prose, nested: None } => {
                 let Some(f) = fence else { return State::Op { start: s0, start_line, keep_from, width, prose, nested: None } };
                 if closes(&f, b'`', width) {
-                    self.settle(s0, end, start_line, keep_from, None);
+                    self.read_closed(s0, end, start_line, keep_from, None);
                     return State::Top;
                 }
                 match f.info {
                     Info::Chain(_) if f.width >= width => {
                         let opener = self.pos(line_no, start, f.info_at);
-                        self.settle(s0, end, start_line, keep_from, Some(opener));
+                        self.read_closed(s0, end, start_line, keep_from, Some(opener));
                         State::Op { start, start_line: line_no, keep_from: opener, width: f.chain_width, prose: false, nested: None }
                     }
                     Info::Heading(named) if f.width >= width && !(prose && matches!(named, Named::Exec(_))) => {
                         // A heading at the block's width ends it unclosed (§fence-heading-in-body).
-                        self.settle(s0, start.saturating_sub(1).max(s0), start_line, keep_from, None);
+                        self.read_closed(s0, start.saturating_sub(1).max(s0), start_line, keep_from, None);
                         self.step(cls, State::Top, start, end, next)
                     }
                     Info::Heading(_) | Info::Label if !compact(&f) => {
@@ -387,11 +395,11 @@ impl StreamParser {
             }
             State::Naked { start: s0, start_line, name } => {
                 if text.trim_end() == name {
-                    self.settle(s0, end, start_line, Position { line: start_line + 1, column: 0 }, None);
+                    self.read_closed(s0, end, start_line, Position { line: start_line + 1, column: 0 }, None);
                     return State::Top;
                 }
                 if matches!(fence, Some(Fence { info: Info::Heading(_), .. })) {
-                    self.settle(s0, start.saturating_sub(1).max(s0), start_line, Position { line: start_line + 1, column: 0 }, None);
+                    self.read_closed(s0, start.saturating_sub(1).max(s0), start_line, Position { line: start_line + 1, column: 0 }, None);
                     return self.step(cls, State::Top, start, end, next);
                 }
                 State::Naked { start: s0, start_line, name }
@@ -477,9 +485,11 @@ impl StreamParser {
         self.partial_marker.map(|m| m - self.done).unwrap_or(p.len())
     }
 
-    /// The statements settled so far, in source order.
-    pub fn settled(&self) -> &[Statement<'static>] {
-        &self.settled
+    /// The provisional statements so far, in source order: for display only. A later chunk can
+    /// drop or re-read any of them (§pairing-need: a bare fence's role depends on every fence
+    /// after it), so dispatch only the statements of [`StreamParser::finish`].
+    pub fn provisional(&self) -> &[Statement<'static>] {
+        &self.provisional
     }
 
     /// The response text visible so far: outside text, holding back whatever may still turn out

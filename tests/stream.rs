@@ -3,7 +3,7 @@
 //!
 //! Property (bolero): a turn built from fence, heading, body, markup and multi-byte fragments is
 //! split at random byte offsets — inside multi-byte characters and inside markers included — and
-//! fed chunk by chunk; `finish()` must equal `parse(whole)`, and the settled statements and
+//! fed chunk by chunk; `finish()` must equal `parse(whole)`, and the provisional statements and
 //! visible text must only ever grow. `a_broken_stream_is_caught` shows the property has teeth:
 //! the same check run on deliberately broken chunk handling (each chunk decoded alone; the last
 //! partial line dropped) finds counterexamples.
@@ -63,14 +63,14 @@ fn chunked(text: &str, cuts: &[u16], feed: &dyn Fn(&mut StreamParser, &[u8])) ->
     points.dedup();
     let options = ParseOptions::default();
     let mut stream = StreamParser::new(options.clone());
-    let mut settled = 0;
+    let mut provisional = 0;
     let mut visible = String::new();
     for w in points.windows(2) {
         feed(&mut stream, &bytes[w[0]..w[1]]);
-        if stream.settled().len() < settled {
-            return Err("settled statements shrank".into());
+        if stream.provisional().len() < provisional {
+            return Err("provisional statements shrank".into());
         }
-        settled = stream.settled().len();
+        provisional = stream.provisional().len();
         let v = stream.visible();
         if !v.starts_with(&visible) {
             return Err(format!("visible text was taken back: {visible:?} then {v:?}"));
@@ -141,20 +141,20 @@ fn byte_at_a_time_over_the_corpus() {
 }
 
 #[test]
-fn settled_statements_and_visible_text_arrive_while_streaming() {
+fn provisional_statements_and_visible_text_arrive_while_streaming() {
     let mut s = StreamParser::new(ParseOptions::default());
     s.feed_str("I will read the file.\n```READ (a.md) <1,");
     assert_eq!(s.visible(), "I will read the file.\n");
-    assert!(s.settled().is_empty());
+    assert!(s.provisional().is_empty());
     s.feed_str("40>\n```\nThen a note");
-    assert_eq!(s.settled().len(), 1);
-    assert_eq!(s.settled()[0].op_name(), Some("READ"));
-    assert_eq!(s.settled()[0].position.line, 2);
+    assert_eq!(s.provisional().len(), 1);
+    assert_eq!(s.provisional()[0].op_name(), Some("READ"));
+    assert_eq!(s.provisional()[0].position.line, 2);
     assert_eq!(s.visible(), "I will read the file.\nThen a note");
     s.feed_str(":\n```NOTE\nhalf");
-    assert_eq!(s.settled().len(), 1, "an unfinished block is not settled");
+    assert_eq!(s.provisional().len(), 1, "an unfinished block is not read yet");
     s.feed_str(" done\n```\n");
-    assert_eq!(s.settled().len(), 2);
+    assert_eq!(s.provisional().len(), 2);
     s.feed_str("RE");
     assert_eq!(s.visible(), "I will read the file.\nThen a note:\n", "a name being written is held back");
     s.feed_str("ADING on.\n<function_calls>\n<invoke name=\"READ\">");
@@ -170,7 +170,7 @@ fn a_split_character_decodes_once() {
     for b in text.as_bytes() {
         s.feed(std::slice::from_ref(b));
     }
-    assert_eq!(s.settled().len(), 1);
+    assert_eq!(s.provisional().len(), 1);
     assert_eq!(s.finish(), parse(text, &ParseOptions::default()));
 }
 
@@ -190,7 +190,7 @@ fn a_chunk_costs_work_proportional_to_the_chunk() {
             s.feed(piece);
             per_chunk.push(s.bytes_examined() - before);
         }
-        assert_eq!(s.settled().len(), 4000);
+        assert_eq!(s.provisional().len(), 4000);
         let total = s.bytes_examined();
         assert!(total <= 5 * bytes.len() as u64, "chunk {chunk}: {total} bytes examined for {} fed", bytes.len());
         let tenth = per_chunk.len() / 10;
@@ -252,7 +252,28 @@ fn the_readme_example_holds() {
         stream.feed_str(chunk);
         let preview: String = stream.visible();
         assert!(!preview.contains("```"), "no raw markup in a preview: {preview:?}");
-        let _done = stream.settled();
+        let _done = stream.provisional();
     }
     assert_eq!(serde_json::to_string(&stream.finish()).unwrap(), json);
+}
+
+/// §pairing-need, §balanced-fences: a provisional statement is not a promise. A message that
+/// shows an operation as its example reads, while it streams, as if the example's closer ended
+/// the message and the example ran; the final fence makes the whole a complete nested reading in
+/// which the example is body and nothing but the SEND runs. The docs of `provisional()` warn of
+/// exactly this; this test holds the warning true (if the stream ever stopped offering the KILL
+/// early, the test would say the warning needs rewording, not that a runtime may dispatch early).
+#[test]
+fn pairing_need_a_provisional_statement_the_final_parse_drops() {
+    let turn = "```SEND\nTo clear the notes you would write:\n```KILL (notes.md)\n```\nbut please keep them for now.\n```\n";
+    let mut s = StreamParser::new(ParseOptions::default());
+    let mut offered_kill = false;
+    for ch in turn.as_bytes().chunks(7) {
+        s.feed(ch);
+        offered_kill |= s.provisional().iter().any(|st| st.op_name() == Some("KILL"));
+    }
+    assert!(offered_kill, "mid-stream, the shown KILL is among the provisional statements");
+    let ops: Vec<_> = s.finish().statements().map(|st| st.op_name().unwrap_or("?").to_string()).collect();
+    assert_eq!(ops, ["SEND"], "the final parse runs the SEND only: the KILL was an example in its body");
+    assert!(parse(turn, &ParseOptions::default()).statements().all(|st| st.op_name() != Some("KILL")));
 }

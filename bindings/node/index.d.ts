@@ -20,7 +20,8 @@ export function parsePath(path: string): Record<string, unknown> | null;
 export class StreamParser {
   constructor(options?: Options);
   feed(chunk: string | Uint8Array): this;
-  readonly settled: Array<Record<string, unknown> & { position: Position }>;
+  /** For display only: a later chunk can drop or re-read any of them; dispatch from finish(). */
+  readonly provisional: Array<Record<string, unknown> & { position: Position }>;
   readonly visible: string;
   finish(): ParseResult;
 }

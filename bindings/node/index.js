@@ -41,9 +41,12 @@ export class StreamParser {
     else throw new TypeError('chunk must be a string or bytes');
     return this;
   }
-  /** The statements settled so far. */
-  get settled() {
-    return JSON.parse(this.#inner.settledJson());
+  /**
+   * The provisional statements so far: for display only. A later chunk can drop or re-read any
+   * of them (a later fence can make a block a quoted example), so dispatch only from finish().
+   */
+  get provisional() {
+    return JSON.parse(this.#inner.provisionalJson());
   }
   /** The response text visible so far, with anything that may still be an operation held back. */
   get visible() {

@@ -26,7 +26,7 @@ pub fn call(entry: String, input: String, options_json: Option<String>) -> Resul
     call_json(&entry, &input, &opts).map_err(|m| Error::new(Status::GenericFailure, m))
 }
 
-/// `StreamParser` (see the Rust crate's `stream` module): feed chunks, read what is settled and
+/// `StreamParser` (see the Rust crate's `stream` module): feed chunks, read what is provisional and
 /// the visible text, finish with the exact parse.
 #[napi]
 pub struct StreamParser {
@@ -58,10 +58,10 @@ impl StreamParser {
         Ok(())
     }
 
-    /// The settled statements, as JSON text.
+    /// The provisional statements, as JSON text: for display only; dispatch from `finish()`.
     #[napi]
-    pub fn settled_json(&self) -> String {
-        serde_json::to_string(self.inner.settled()).unwrap_or_else(|_| "[]".into())
+    pub fn provisional_json(&self) -> String {
+        serde_json::to_string(self.inner.provisional()).unwrap_or_else(|_| "[]".into())
     }
 
     /// The visible response text so far.

@@ -51,16 +51,16 @@ test('bad options throw', () => {
   assert.throws(() => parse(1));
 });
 
-test('StreamParser: settled statements and visible text while streaming, parse() at the end', () => {
+test('StreamParser: provisional statements and visible text while streaming, parse() at the end', () => {
   const text = 'Reading.\n```READ (a.md) <1,2>\n```\nThen 日本語 🦀.\n```NOTE\nfound it\n```\n';
   const bytes = Buffer.from(text);
   const s = new StreamParser();
   const seen = [];
   for (let i = 0; i < bytes.length; i += 5) {
     s.feed(bytes.subarray(i, i + 5));
-    seen.push(s.settled.length);
+    seen.push(s.provisional.length);
   }
-  assert.deepEqual(s.settled.map((x) => x.op), ['READ', 'NOTE']);
+  assert.deepEqual(s.provisional.map((x) => x.op), ['READ', 'NOTE']);
   assert.ok(seen.indexOf(1) < seen.indexOf(2));
   assert.equal(s.visible, 'Reading.\nThen 日本語 🦀.\n');
   assert.deepEqual(s.finish(), parse(text));
