@@ -344,7 +344,26 @@ pub const ENTRIES: &[&str] = &["parse", "parseStatements", "parseClient", "parse
 
 /// Calls the entry named `entry` on `input` and serializes its result as JSON; `Err` carries the
 /// message of a call that throws (a malformed path for `parsePath`, an unknown entry).
+///
+/// A panic inside the parser (a bug) is caught and becomes that call's `Err`: every embedding
+/// (`--jsonl`, the C ABI, the bindings) calls through here, and a host must outlive one bad
+/// input.
 pub fn call_json(entry: &str, input: &str, options: &ParseOptions) -> Result<String, String> {
+    guarded(|| call_json_unguarded(entry, input, options))
+}
+
+/// Runs one embedding call; a panic becomes its `Err` (see [`call_json`]).
+pub fn guarded<T>(call: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(call)).unwrap_or_else(|payload| Err(panic_message(payload.as_ref())))
+}
+
+/// The `throws` text of a call that panicked: what the panic said, if it said it as text.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    let detail = payload.downcast_ref::<&str>().copied().or_else(|| payload.downcast_ref::<String>().map(String::as_str)).unwrap_or("");
+    message("embed.panic", &[("detail", detail)])
+}
+
+fn call_json_unguarded(entry: &str, input: &str, options: &ParseOptions) -> Result<String, String> {
     let json = match entry {
         "parse" => serde_json::to_string(&crate::parse(input, options)),
         "parseStatements" => serde_json::to_string(&crate::parse_statements(input, options)),
@@ -384,4 +403,18 @@ pub fn options_from_json(value: Option<&serde_json::Value>) -> Result<(String, P
         }
     }
     Ok((entry, options))
+}
+
+#[cfg(test)]
+mod tests {
+    /// §tier-entrypoints: a panic inside a call is that call's `throws`, with what it said; the
+    /// next call runs as if nothing happened.
+    #[test]
+    fn tier_entrypoints_a_panicking_call_throws_and_the_next_one_runs() {
+        let r: Result<(), String> = super::guarded(|| panic!("boom at byte 7"));
+        let m = r.unwrap_err();
+        assert!(m.contains("a bug") && m.ends_with("boom at byte 7"), "{m}");
+        let ok = super::call_json("parse", "```READ (a.md)\n```", &Default::default()).unwrap();
+        assert!(ok.contains("\"op\":\"READ\""), "{ok}");
+    }
 }

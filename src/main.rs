@@ -8,12 +8,18 @@ use std::sync::Arc;
 use clap::Parser;
 use plurnk_parser::{rules::Rules, Entry, ParseOptions};
 
+/// Exit codes, shown by `--help`.
+const EXIT_CODES: &str = "\
+Exit status:
+  0  a clean result (no error item, no unparsed tail); `--jsonl`, `--tables` and a closed stdout
+     also end with 0
+  1  the result holds an error item or an unparsed tail; `operationAttempt` found an attempt;
+     `parsePath` refused the path (its message on stderr)
+  2  the input or a rule directory cannot be read or is invalid, or stdout failed";
+
 /// Parse PLURNK operations out of one model turn and print the result as JSON.
-///
-/// Exit status: 0 for a clean parse, 1 when an error item or an unparsed tail is present,
-/// 2 when the input cannot be read or a rule directory is invalid.
 #[derive(Parser, Debug)]
-#[command(name = "plurnk-parser", version, about, long_about = None)]
+#[command(name = "plurnk-parser", version, about, long_about = None, after_help = EXIT_CODES)]
 struct Cli {
     /// The turn to parse; `-` or nothing reads stdin.
     file: Option<PathBuf>,
@@ -27,10 +33,14 @@ struct Cli {
     /// Load and validate the rule files in DIR instead of the built-in rules.
     #[arg(long, value_name = "DIR")]
     rules: Option<PathBuf>,
-    /// Entry point for FILE: parse, parseStatements, parseClient, parseReasoning or
-    /// operationAttempt.
+    /// Entry point for FILE: parse, parseStatements, parseClient, parseReasoning,
+    /// operationAttempt or parsePath (FILE holds the path; one final line ending is dropped).
     #[arg(long, default_value = "parse")]
     entry: String,
+    /// With `--jsonl`: the longest request line accepted; a longer one is answered with a
+    /// `throws` (id null) and skipped without being held in memory.
+    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
+    max_request_bytes: usize,
     /// Registered executors, comma-separated (default: the rule set's, `sh`).
     #[arg(long, value_delimiter = ',')]
     executors: Option<Vec<String>>,
@@ -53,22 +63,26 @@ fn main() -> ExitCode {
     };
     if cli.tables {
         let text = match &rules {
-            Some(r) => serde_json::to_string_pretty(&r.tables).unwrap(),
+            Some(r) => serde_json::to_string_pretty(&r.tables).unwrap_or_default(),
             None => plurnk_parser::rules::BUILTIN_TABLES_JSON.to_string(),
         };
-        println!("{text}");
-        return ExitCode::SUCCESS;
+        let mut out = io::stdout().lock();
+        return finish_write(writeln!(out, "{text}").and_then(|_| out.flush()), ExitCode::SUCCESS);
     }
     if cli.jsonl {
-        return serve(rules);
+        return serve(rules, cli.max_request_bytes);
     }
     let entry = match cli.entry.as_str() {
         "parse" => Entry::Parse,
         "parseStatements" => Entry::Statements,
         "parseClient" => Entry::Client,
-        "parseReasoning" | "operationAttempt" => Entry::Parse,
+        "parseReasoning" | "operationAttempt" | "parsePath" => Entry::Parse,
         other => {
-            eprintln!("plurnk-parser: unknown entry `{other}` (parse, parseStatements, parseClient, parseReasoning, operationAttempt)");
+            let entries = plurnk_parser::entry::ENTRIES.join(", ");
+            eprintln!(
+                "plurnk-parser: {}",
+                plurnk_parser::entry::message("embed.unknown-entry", &[("entry", other), ("entries", &entries)])
+            );
             return ExitCode::from(2);
         }
     };
@@ -99,62 +113,160 @@ fn main() -> ExitCode {
         }
     };
     let options = ParseOptions { executors: cli.executors.clone(), rules };
-    let result = match cli.entry.as_str() {
-        "parseReasoning" => plurnk_parser::parse_reasoning(&input, &options),
+    // Written straight to stdout: a large turn's JSON is never held in memory as a whole.
+    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut write = |value: &dyn erased::Json, code: ExitCode| {
+        let written = value.write(&mut out, cli.compact).map_err(io::Error::from).and_then(|_| writeln!(out)).and_then(|_| out.flush());
+        finish_write(written, code)
+    };
+    match cli.entry.as_str() {
+        "parseReasoning" => {
+            let result = plurnk_parser::parse_reasoning(&input, &options);
+            let code = if result.has_errors() { ExitCode::from(1) } else { ExitCode::SUCCESS };
+            write(&result, code)
+        }
         "operationAttempt" => {
             // `null` for prose; exit 1 when the emission attempts an operation.
             let attempt = plurnk_parser::operation_attempt(&input, &options);
-            let json = if cli.compact { serde_json::to_string(&attempt) } else { serde_json::to_string_pretty(&attempt) }.unwrap();
-            let _ = writeln!(io::stdout().lock(), "{json}");
-            return if attempt.is_some() { ExitCode::from(1) } else { ExitCode::SUCCESS };
+            let code = if attempt.is_some() { ExitCode::from(1) } else { ExitCode::SUCCESS };
+            write(&attempt, code)
         }
-        _ => plurnk_parser::run(&input, &options, entry),
-    };
-    // Written straight to stdout: a large turn's JSON is never held in memory as a whole.
-    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let written = if cli.compact { serde_json::to_writer(&mut out, &result) } else { serde_json::to_writer_pretty(&mut out, &result) };
-    if written.is_err() || writeln!(out).and_then(|_| out.flush()).is_err() {
-        eprintln!("plurnk-parser: cannot write the result to stdout");
-        return ExitCode::from(2);
-    }
-    if result.has_errors() {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
+        "parsePath" => {
+            let path = input.strip_suffix('\n').map(|p| p.strip_suffix('\r').unwrap_or(p)).unwrap_or(&input);
+            match plurnk_parser::parse_path(path) {
+                Ok(target) => write(&target, ExitCode::SUCCESS),
+                Err(message) => {
+                    eprintln!("plurnk-parser: {message}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        _ => {
+            let result = plurnk_parser::run(&input, &options, entry);
+            let code = if result.has_errors() { ExitCode::from(1) } else { ExitCode::SUCCESS };
+            write(&result, code)
+        }
     }
 }
 
-/// The long-lived `--jsonl` helper: one request per line in, one response per line out.
-fn serve(rules: Option<Arc<Rules>>) -> ExitCode {
+/// Writing JSON of any result type through one closure.
+mod erased {
+    pub trait Json {
+        fn write(&self, out: &mut dyn std::io::Write, compact: bool) -> serde_json::Result<()>;
+    }
+    impl<T: serde::Serialize> Json for T {
+        fn write(&self, out: &mut dyn std::io::Write, compact: bool) -> serde_json::Result<()> {
+            if compact {
+                serde_json::to_writer(out, self)
+            } else {
+                serde_json::to_writer_pretty(out, self)
+            }
+        }
+    }
+}
+
+/// The exit code after writing to stdout: `code` when the write succeeded; 0, quietly, when the
+/// reader closed the pipe (`plurnk-parser --tables | head`); 2 with a message otherwise.
+fn finish_write(written: io::Result<()>, code: ExitCode) -> ExitCode {
+    match written {
+        Ok(()) => code,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("plurnk-parser: cannot write to stdout: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The long-lived `--jsonl` helper: one request per line in, one response per line out, in
+/// order. No request line stops it: a line that is not UTF-8, not a JSON request, over the size
+/// limit, or that makes the parser panic gets one `{"id", "throws"}` (id `null` when it cannot
+/// be read) and the loop goes on. A closed stdout ends it quietly.
+fn serve(rules: Option<Arc<Rules>>, max: usize) -> ExitCode {
     let stdin = io::stdin();
+    let mut input = stdin.lock();
     let mut out = io::BufWriter::new(io::stdout().lock());
-    for line in stdin.lock().lines() {
-        let line = match line {
-            Ok(l) => l,
+    let mut line = Vec::new();
+    loop {
+        let size = match read_request(&mut input, &mut line, max) {
+            Ok(Some(size)) => size,
+            Ok(None) => return ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("plurnk-parser: cannot read stdin: {e}");
                 return ExitCode::from(2);
             }
         };
-        if line.trim().is_empty() {
-            continue;
+        let response = if size > max {
+            let (size, limit) = (size.to_string(), max.to_string());
+            throws(&serde_json::Value::Null, "embed.request-too-large", &[("size", &size), ("limit", &limit)])
+        } else {
+            match std::str::from_utf8(&line) {
+                Ok(text) if text.trim().is_empty() => continue,
+                Ok(text) => respond(text, &rules),
+                Err(e) => {
+                    // The id, if the rest of the line still reads as a request.
+                    let lossy = String::from_utf8_lossy(&line);
+                    let id = serde_json::from_str::<serde_json::Value>(&lossy).ok().and_then(|v| v.get("id").cloned()).unwrap_or_default();
+                    throws(&id, "embed.request-not-utf8", &[("at", &e.valid_up_to().to_string())])
+                }
+            }
+        };
+        let written = writeln!(out, "{response}").and_then(|_| out.flush());
+        if written.is_err() {
+            return finish_write(written, ExitCode::SUCCESS);
         }
-        let response = respond(&line, &rules);
-        let _ = writeln!(out, "{response}");
-        let _ = out.flush();
     }
-    ExitCode::SUCCESS
+}
+
+/// Reads one request line (without its line ending) into `line`, keeping at most `max` bytes:
+/// the rest of a longer line is read and dropped. The line's whole size, or `None` at the end.
+fn read_request(input: &mut impl BufRead, line: &mut Vec<u8>, max: usize) -> io::Result<Option<usize>> {
+    line.clear();
+    let mut size = 0usize;
+    let mut any = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(any.then_some(size));
+        }
+        any = true;
+        let (take, done) = match memchr::memchr(b'\n', buf) {
+            Some(i) => (i, true),
+            None => (buf.len(), false),
+        };
+        let room = (max + 1).saturating_sub(line.len()).min(take);
+        line.extend_from_slice(&buf[..room]);
+        size += take;
+        input.consume(take + usize::from(done));
+        if done {
+            if line.last() == Some(&b'\r') && size <= max {
+                line.pop();
+                size -= 1;
+            }
+            return Ok(Some(size));
+        }
+    }
+}
+
+/// `{"id", "throws"}` with the message `id` of `rules/diagnostics.yaml`.
+fn throws(id: &serde_json::Value, message: &str, args: &[(&str, &str)]) -> String {
+    serde_json::json!({"id": id, "throws": plurnk_parser::entry::message(message, args)}).to_string()
 }
 
 fn respond(line: &str, rules: &Option<Arc<Rules>>) -> String {
     let req: serde_json::Value = match serde_json::from_str(line) {
-        Ok(v) => v,
-        Err(e) => return serde_json::json!({"id": null, "throws": format!("invalid request: {e}")}).to_string(),
+        Ok(v @ serde_json::Value::Object(_)) => v,
+        Ok(_) => return throws(&serde_json::Value::Null, "embed.request-not-json", &[("error", "not an object")]),
+        Err(e) => return throws(&serde_json::Value::Null, "embed.request-not-json", &[("error", &e.to_string())]),
     };
     let id = req.get("id").cloned().unwrap_or(serde_json::Value::Null);
     let input = match req.get("input").and_then(|v| v.as_str()) {
         Some(s) => s,
-        None => return serde_json::json!({"id": id, "throws": "request has no string `input`"}).to_string(),
+        None => return throws(&id, "embed.request-no-input", &[]),
     };
     let executors = req
         .get("options")
@@ -164,7 +276,8 @@ fn respond(line: &str, rules: &Option<Arc<Rules>>) -> String {
     let options = ParseOptions { executors, rules: rules.clone() };
     let entry = req.get("entry").and_then(|v| v.as_str()).unwrap_or("parse");
     // Serialized straight from the result so field order is the contract's; every entry point
-    // (parse, parseStatements, parseClient, parseReasoning, operationAttempt, parsePath).
+    // (parse, parseStatements, parseClient, parseReasoning, operationAttempt, parsePath); a
+    // panic is caught there and answered as this request's `throws`.
     match plurnk_parser::entry::call_json(entry, input, &options) {
         Ok(json) => format!("{{\"id\":{},\"result\":{}}}", id, json),
         Err(message) => serde_json::json!({"id": id, "throws": message}).to_string(),

@@ -228,3 +228,118 @@ fn a_broken_rules_dir_names_file_path_and_rule() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("/blocks/0/forms/0") && err.contains("colour") && err.contains("additionalProperties"), "{err}");
 }
+
+/// The long-lived helper answers every line, in order, whatever the line holds, and is still
+/// alive after the last one: valid requests, a line that is not UTF-8 (its id read from what is
+/// left, else null), one that is not JSON, one over `--max-request-bytes` (dropped unread), each
+/// interleaved with valid ones.
+#[test]
+fn jsonl_answers_every_line_in_order_and_stays_alive() {
+    use std::io::{BufRead, BufReader};
+    let mut child = bin()
+        .args(["--jsonl", "--max-request-bytes", "4096"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let big = format!("{{\"id\":\"big\",\"input\":\"{}\"}}", "x".repeat(10_000));
+    let lines: Vec<Vec<u8>> = vec![
+        br#"{"id":1,"input":"```READ (a.md)\n```"}"#.to_vec(),
+        b"{\"id\":2,\"input\":\"caf\xe9\"}".to_vec(),
+        br#"{"id":3,"input":"```NOTE\nx\n```"}"#.to_vec(),
+        b"{\"id\":4,\"input\":".to_vec(),
+        br#"{"id":5,"entry":"parsePath","input":"src/b.rs"}"#.to_vec(),
+        big.into_bytes(),
+        b"\xff\xfe\xfd".to_vec(),
+        br#"{"id":8,"input":"```FIND (src/**) TODO\n```"}"#.to_vec(),
+    ];
+    let mut answers = Vec::new();
+    for line in &lines {
+        stdin.write_all(line).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+        let mut got = String::new();
+        stdout.read_line(&mut got).expect("an answer to every line");
+        answers.push(serde_json::from_str::<serde_json::Value>(&got).expect("the answer is JSON"));
+    }
+    let ids: Vec<&serde_json::Value> = answers.iter().map(|a| &a["id"]).collect();
+    assert_eq!(
+        ids,
+        [
+            &1.into(),
+            &2.into(),
+            &3.into(),
+            &serde_json::Value::Null,
+            &5.into(),
+            &serde_json::Value::Null,
+            &serde_json::Value::Null,
+            &8.into()
+        ]
+    );
+    let throws = |i: usize| answers[i]["throws"].as_str().unwrap_or_else(|| panic!("line {i} throws: {}", answers[i])).to_string();
+    assert!(throws(1).contains("not valid UTF-8"), "{}", throws(1));
+    assert!(throws(3).contains("not a JSON object"), "{}", throws(3));
+    assert!(throws(5).contains("over the limit of 4096 bytes"), "{}", throws(5));
+    assert!(throws(6).contains("not valid UTF-8"), "{}", throws(6));
+    for i in [0, 2, 4, 7] {
+        assert!(answers[i].get("result").is_some(), "line {i}: {}", answers[i]);
+    }
+    // Still alive: one more request is answered; then a closed stdin ends it with 0.
+    stdin.write_all(b"{\"id\":9,\"input\":\"```WAIT\\n```\"}\n").unwrap();
+    stdin.flush().unwrap();
+    let mut got = String::new();
+    stdout.read_line(&mut got).unwrap();
+    assert!(got.starts_with("{\"id\":9,\"result\""), "{got}");
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// `plurnk-parser --tables | head`: a reader that closes early ends the program quietly, exit 0.
+/// The tables are larger than a pipe holds, so the program is still writing when the reader
+/// goes.
+#[test]
+fn tables_into_a_reader_that_closes_early_exits_0_quietly() {
+    use std::io::Read;
+    let mut child = bin().arg("--tables").stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut first = [0u8; 64];
+    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Every entry the README lists works with `--entry`, `parsePath` included (the file holds the
+/// path; a refused path exits 1 with its message).
+#[test]
+fn every_listed_entry_works_from_the_command_line() {
+    for entry in ["parse", "parseStatements", "parseClient", "parseReasoning", "operationAttempt", "parsePath"] {
+        let out = run_stdin(&["--entry", entry, "--compact", "-"], b"src/a.rs\n");
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{entry}: {}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{entry}: {e}"));
+        if entry == "parsePath" {
+            assert_eq!(v, serde_json::json!({"kind": "local", "raw": "src/a.rs"}));
+        }
+    }
+    let out = run_stdin(&["--entry", "parsePath", "-"], b"https://exa mple.com/\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("plurnk-parser: "));
+}
+
+/// `--help` names the exit codes; `--rules DIR` errors name the directory given, not `rules/`.
+#[test]
+fn help_names_exit_codes_and_rules_errors_name_the_directory() {
+    let out = bin().arg("--help").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Exit status") && text.contains("  2  "), "{text}");
+    let dir = std::env::temp_dir().join(format!("plurnk-no-rules-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let turn = scratch("turn-for-rules.md", b"x");
+    let out = bin().args(["--rules", dir.to_str().unwrap(), turn.to_str().unwrap()]).output().unwrap();
+    assert_unreadable(&out, &dir.join("operations.yaml").display().to_string());
+}

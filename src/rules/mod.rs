@@ -95,9 +95,20 @@ impl Rules {
             Some(d) => load::Schemas::read(d).map_err(|e| e.to_string())?,
             None => embedded_schemas(),
         };
-        let tables =
-            load::load(dir, &schemas, concat!("plurnk-parser ", env!("CARGO_PKG_VERSION"), " (runtime)")).map_err(|e| e.to_string())?;
-        Rules::from_tables(tables)
+        // The loader names files as the build sees them (`rules/…`); here they are named under
+        // the directory the caller gave.
+        let named = |file: &str| match file.strip_prefix("rules/") {
+            Some(rest) => dir.join(rest).display().to_string(),
+            None => file.to_string(),
+        };
+        let tables = load::load(dir, &schemas, concat!("plurnk-parser ", env!("CARGO_PKG_VERSION"), " (runtime)")).map_err(|mut e| {
+            e.file = named(&e.file);
+            e.to_string()
+        })?;
+        Rules::from_tables(tables).map_err(|e| match e.split_once(": ") {
+            Some((file, rest)) if file.starts_with("rules/") => format!("{}: {rest}", named(file)),
+            _ => e,
+        })
     }
 
     /// Builds the lookups; fails when the tables lack something the interpreter names.
