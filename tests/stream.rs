@@ -11,6 +11,8 @@
 use bolero::check;
 use plurnk_parser::{parse, ParseOptions, StreamParser};
 
+#[path = "support/shared.rs"]
+mod support;
 const ITERATIONS: usize = 2_000;
 
 const FRAGMENTS: &[&str] = &[
@@ -114,11 +116,7 @@ fn any_string_any_chunking() {
 
 #[test]
 fn byte_at_a_time_over_the_corpus() {
-    let dir = std::env::var("PLURNK_SHARED").map(std::path::PathBuf::from).unwrap_or_else(|_| std::path::PathBuf::from("../shared"));
-    let Ok(text) = std::fs::read_to_string(dir.join("corpus/recorded-emissions.jsonl")) else {
-        eprintln!("corpus not found; skipped");
-        return;
-    };
+    let Some(text) = support::corpus_file("recorded-emissions.jsonl") else { return };
     for line in text.lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         let input = v["input"].as_str().unwrap();
