@@ -8,6 +8,8 @@ use std::sync::Arc;
 use clap::Parser;
 use plurnk_parser::{rules::Rules, Entry, ParseOptions};
 
+mod batch;
+
 /// Exit codes, shown by `--help`.
 const EXIT_CODES: &str = "\
 Exit status:
@@ -50,6 +52,10 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
+    // `plurnk-parser batch …`: a corpus on N cores (src/batch.rs).
+    if std::env::args_os().nth(1).is_some_and(|a| a == "batch") {
+        return batch::main(std::env::args_os().enumerate().filter(|(i, _)| *i != 1).map(|(_, a)| a));
+    }
     let cli = Cli::parse();
     let rules: Option<Arc<Rules>> = match &cli.rules {
         Some(dir) => match Rules::from_dir(dir, None) {
@@ -196,26 +202,31 @@ fn serve(rules: Option<Arc<Rules>>, max: usize) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        let response = if size > max {
-            let (size, limit) = (size.to_string(), max.to_string());
-            throws(&serde_json::Value::Null, "embed.request-too-large", &[("size", &size), ("limit", &limit)])
-        } else {
-            match std::str::from_utf8(&line) {
-                Ok(text) if text.trim().is_empty() => continue,
-                Ok(text) => respond(text, &rules),
-                Err(e) => {
-                    // The id, if the rest of the line still reads as a request.
-                    let lossy = String::from_utf8_lossy(&line);
-                    let id = serde_json::from_str::<serde_json::Value>(&lossy).ok().and_then(|v| v.get("id").cloned()).unwrap_or_default();
-                    throws(&id, "embed.request-not-utf8", &[("at", &e.valid_up_to().to_string())])
-                }
-            }
-        };
+        let Some(response) = answer(&line, size, max, &rules) else { continue };
         let written = writeln!(out, "{response}").and_then(|_| out.flush());
         if written.is_err() {
             return finish_write(written, ExitCode::SUCCESS);
         }
     }
+}
+
+/// The response to one request line of `size` bytes (`line` holds at most `max + 1` of them), or
+/// `None` for a blank line, which gets none. `--jsonl` and `batch` answer every line through it.
+fn answer(line: &[u8], size: usize, max: usize, rules: &Option<Arc<Rules>>) -> Option<String> {
+    if size > max {
+        let (size, limit) = (size.to_string(), max.to_string());
+        return Some(throws(&serde_json::Value::Null, "embed.request-too-large", &[("size", &size), ("limit", &limit)]));
+    }
+    Some(match std::str::from_utf8(line) {
+        Ok(text) if text.trim().is_empty() => return None,
+        Ok(text) => respond(text, rules),
+        Err(e) => {
+            // The id, if the rest of the line still reads as a request.
+            let lossy = String::from_utf8_lossy(line);
+            let id = serde_json::from_str::<serde_json::Value>(&lossy).ok().and_then(|v| v.get("id").cloned()).unwrap_or_default();
+            throws(&id, "embed.request-not-utf8", &[("at", &e.valid_up_to().to_string())])
+        }
+    })
 }
 
 /// Reads one request line (without its line ending) into `line`, keeping at most `max` bytes:

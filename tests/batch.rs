@@ -1,0 +1,99 @@
+//! `plurnk-parser batch`: its output is byte for byte `--jsonl`'s for the same requests, in input
+//! order, whatever the number of jobs; piped, it draws no progress bar and reports throughput.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_plurnk-parser"))
+}
+
+fn shared() -> PathBuf {
+    match std::env::var("PLURNK_SHARED") {
+        Ok(p) => PathBuf::from(p),
+        Err(_) => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("shared"),
+    }
+}
+
+/// Every corpus case as a request line (the corpus lines carry `expected` too; requests do not).
+fn corpus_requests() -> String {
+    let mut out = String::new();
+    let mut files: Vec<_> = std::fs::read_dir(shared().join("corpus")).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    for f in files.iter().filter(|p| p.extension().is_some_and(|e| e == "jsonl")) {
+        for line in std::fs::read_to_string(f).unwrap().lines().filter(|l| !l.trim().is_empty()) {
+            let case: serde_json::Value = serde_json::from_str(line).unwrap();
+            let req = serde_json::json!({"id": case["id"], "entry": case["entry"], "input": case["input"], "options": case["options"]});
+            out.push_str(&req.to_string());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn jsonl(requests: &str) -> Vec<u8> {
+    let mut child = bin().arg("--jsonl").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let text = requests.to_string();
+    let feeder = std::thread::spawn(move || stdin.write_all(text.as_bytes()).unwrap());
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert!(out.status.success());
+    out.stdout
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("plurnk-batch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn batch_output_equals_jsonl_on_the_corpus_in_input_order() {
+    // Repeated with blank lines and CRLF endings between, so blocks hold many lines and the
+    // order across blocks and threads is exercised.
+    let one = corpus_requests();
+    let mut requests = String::new();
+    for i in 0..4 {
+        requests.push_str(&one);
+        requests.push_str(if i % 2 == 0 { "\n" } else { "\r\n" });
+    }
+    let want = jsonl(&requests);
+    assert_eq!(want.iter().filter(|&&b| b == b'\n').count(), 4 * one.lines().count());
+    let input = temp("requests.jsonl");
+    std::fs::write(&input, &requests).unwrap();
+    for jobs in ["1", "2", "3"] {
+        let out_path = temp(&format!("out-{jobs}.jsonl"));
+        let run = bin().args(["batch"]).arg(&input).arg(&out_path).args(["--jobs", jobs]).output().unwrap();
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        assert!(std::fs::read(&out_path).unwrap() == want, "batch --jobs {jobs} differs from --jsonl");
+        let err = String::from_utf8(run.stderr).unwrap();
+        assert!(err.contains(&format!("{} requests", 4 * one.lines().count())) && err.contains("MB/s"), "{err}");
+        // Piped stderr: no bar, no cursor movement.
+        assert!(!err.contains('\r') && !err.contains('\u{1b}'), "{err:?}");
+    }
+    // Standard input and output.
+    let mut child =
+        bin().args(["batch", "-", "--jobs", "2"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let text = requests.clone();
+    let feeder = std::thread::spawn(move || stdin.write_all(text.as_bytes()).unwrap());
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert!(out.stdout == want);
+}
+
+#[test]
+fn batch_answers_a_bad_line_in_place() {
+    let requests =
+        "{\"id\":1,\"entry\":\"parse\",\"input\":\"```READ (a.md)\\n```\"}\nnot json\n{\"id\":3,\"entry\":\"nope\",\"input\":\"x\"}\n";
+    let input = temp("bad.jsonl");
+    std::fs::write(&input, requests).unwrap();
+    let run = bin().args(["batch"]).arg(&input).args(["--jobs", "2"]).output().unwrap();
+    assert!(run.status.success());
+    assert_eq!(run.stdout, jsonl(requests));
+    let lines: Vec<&str> = std::str::from_utf8(&run.stdout).unwrap().lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert!(lines[1].contains("\"throws\"") && lines[2].contains("\"id\":3"));
+}
