@@ -1,6 +1,15 @@
+// The API's behaviour, run once over each backend: the native addon (index.js on this host) and
+// the WebAssembly module (wasm/index.js, what every other host and PLURNK_PARSER_WASM=1 load).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parse, parseStatements, parseClient, parseReasoning, operationAttempt, parsePath, StreamParser } from '../index.js';
+import * as nativeApi from '../index.js';
+import * as wasmApi from '../wasm/index.js';
+
+for (const api of [nativeApi, wasmApi]) {
+const { parse, parseStatements, parseClient, parseReasoning, operationAttempt, parsePath, StreamParser } = api;
+const test_ = test;
+{
+const test = (name, f) => test_(`${api.backend}: ${name}`, f);
 
 const turn = 'I will read it.\n```READ (src/a.rs) <1,40>\n```\n';
 
@@ -76,4 +85,25 @@ test('StreamParser: every split gives parse()', () => {
     s.feed(bytes.subarray(0, cut)).feed(bytes.subarray(cut));
     assert.deepEqual(s.finish(), want, `split at ${cut}`);
   }
+});
+
+test('a Uint8Array chunk (not a Buffer) feeds the stream', () => {
+  const s = new StreamParser();
+  s.feed(new TextEncoder().encode('```READ (a.md)\n```\n'));
+  assert.equal(s.finish().items[0].statement.op, 'READ');
+});
+
+test('a panic in the parser is an exception for that call; the next call works (issue 46)', () => {
+  assert.throws(() => api.raw.panicForTest(), /internal error/);
+  assert.equal(parse('```READ (a.md)\n```').items[0].statement.op, 'READ');
+  const s = new StreamParser();
+  s.feed('```NOTE\nx\n```\n');
+  assert.equal(s.finish().items[0].statement.op, 'NOTE');
+});
+}
+}
+
+test('index.js loads the native addon on this host', () => {
+  assert.equal(nativeApi.backend, 'native');
+  assert.equal(wasmApi.backend, 'wasm');
 });
