@@ -1,0 +1,116 @@
+"""plurnk-parser for Python: parse a model turn into PLURNK statements, diagnostics and text.
+
+Every function returns plain dicts and lists equal to the contract's JSON (the bytes
+``plurnk-parser --jsonl`` writes, loaded with :func:`json.loads`). Parsing runs with the GIL
+released, so threads parse in parallel. A panic inside the parser raises :class:`ParserPanic`
+for that call only.
+"""
+
+from __future__ import annotations
+
+import json
+
+from . import _native
+from ._native import ParserPanic
+
+__all__ = [
+    "parse",
+    "parse_statements",
+    "parse_client",
+    "parse_reasoning",
+    "operation_attempt",
+    "parse_path",
+    "call",
+    "StreamParser",
+    "ParserPanic",
+]
+
+_ENTRIES = {
+    "parse": "parse",
+    "parse_statements": "parseStatements",
+    "parse_client": "parseClient",
+    "parse_reasoning": "parseReasoning",
+    "operation_attempt": "operationAttempt",
+    "parse_path": "parsePath",
+}
+
+
+def _executors(executors):
+    if executors is None:
+        return None
+    if isinstance(executors, str):
+        raise TypeError("executors must be a list of strings, not a string")
+    return [str(e) for e in executors]
+
+
+def call(entry, text, executors=None):
+    """Calls the entry point named as the contract names it (``parse``, ``parseStatements``, …)."""
+    return json.loads(_native.call(entry, text, _executors(executors)))
+
+
+def parse(text, executors=None):
+    """One model turn: ``{"items": [...], "unparsedTail"?: {...}}``."""
+    return json.loads(_native.call("parse", text, _executors(executors)))
+
+
+def parse_statements(text, executors=None):
+    """Protocol statements only."""
+    return json.loads(_native.call("parseStatements", text, _executors(executors)))
+
+
+def parse_client(text, executors=None):
+    """Executable blocks, LOOK included."""
+    return json.loads(_native.call("parseClient", text, _executors(executors)))
+
+
+def parse_reasoning(text, executors=None):
+    """The complete NOTE, FIND and READ statements of exposed reasoning."""
+    return json.loads(_native.call("parseReasoning", text, _executors(executors)))
+
+
+def operation_attempt(text, executors=None):
+    """For an emission with no operation: the attempt it makes, or ``None`` for prose."""
+    return json.loads(_native.call("operationAttempt", text, _executors(executors)))
+
+
+def parse_path(path):
+    """One target decomposed; raises ``ValueError`` on a malformed path."""
+    return json.loads(_native.call("parsePath", path, None))
+
+
+class StreamParser:
+    """Reads a turn as it arrives.
+
+    ``provisional`` is for display only: a later chunk can drop or re-read any of those
+    statements (a later fence can make a block a quoted example), so dispatch only the
+    statements of :meth:`finish`, which equals :func:`parse` of the whole text.
+    """
+
+    __slots__ = ("_inner",)
+
+    def __init__(self, executors=None):
+        self._inner = _native.StreamParser(_executors(executors))
+
+    def feed(self, chunk):
+        """Feeds a chunk: ``str``, or bytes (a character may be split across chunks)."""
+        if isinstance(chunk, str):
+            self._inner.feed_text(chunk)
+        elif isinstance(chunk, (bytes, bytearray, memoryview)):
+            self._inner.feed_bytes(bytes(chunk))
+        else:
+            raise TypeError("chunk must be str or bytes")
+        return self
+
+    @property
+    def provisional(self):
+        """The provisional statements so far: display them, never dispatch them."""
+        return json.loads(self._inner.provisional_json())
+
+    @property
+    def visible(self):
+        """The response text visible so far, with anything that may still be an operation held back."""
+        return self._inner.visible()
+
+    def finish(self):
+        """Ends the stream: exactly :func:`parse` of the whole text. Dispatch these statements."""
+        return json.loads(self._inner.finish_json())
