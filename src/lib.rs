@@ -618,3 +618,9 @@ pub use entry::{operation_attempt, parse_reasoning, Attempt, AttemptKind};
 pub mod stream;
 pub use stream::StreamParser;
 pub mod ffi;
+
+/// The README's Rust examples run as doctests (the other ecosystems' examples are run from the
+/// README by `tests/readme.rs` and the bindings' tests).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
