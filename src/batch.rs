@@ -1,6 +1,6 @@
 //! `plurnk-parser batch IN.jsonl [OUT.jsonl] --jobs N`: a corpus of `--jsonl` requests parsed on
 //! N cores, the responses written in input order, byte for byte what `--jsonl` writes for the
-//! same lines (each line goes through the same `respond`).
+//! same lines (each line is read by the same `read_request` and answered by the same `answer`).
 //!
 //! Three stages overlap: a reader cuts the input into blocks of lines, the rayon pool answers a
 //! block's lines in parallel, a writer writes the answered blocks in order. Memory is bounded by

@@ -5,21 +5,18 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
+#[path = "support/shared.rs"]
+mod support;
+
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_plurnk-parser"))
 }
 
-fn shared() -> PathBuf {
-    match std::env::var("PLURNK_SHARED") {
-        Ok(p) => PathBuf::from(p),
-        Err(_) => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("shared"),
-    }
-}
-
-/// Every corpus case as a request line (the corpus lines carry `expected` too; requests do not).
-fn corpus_requests() -> String {
+/// Every corpus case as a request line (the corpus lines carry `expected` too; requests do not);
+/// `None` without the shared corpus.
+fn corpus_requests() -> Option<String> {
     let mut out = String::new();
-    let mut files: Vec<_> = std::fs::read_dir(shared().join("corpus")).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(support::shared()?.join("corpus")).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
     for f in files.iter().filter(|p| p.extension().is_some_and(|e| e == "jsonl")) {
         for line in std::fs::read_to_string(f).unwrap().lines().filter(|l| !l.trim().is_empty()) {
@@ -29,7 +26,7 @@ fn corpus_requests() -> String {
             out.push('\n');
         }
     }
-    out
+    Some(out)
 }
 
 fn jsonl(requests: &str) -> Vec<u8> {
@@ -53,7 +50,7 @@ fn temp(name: &str) -> PathBuf {
 fn batch_output_equals_jsonl_on_the_corpus_in_input_order() {
     // Repeated with blank lines and CRLF endings between, so blocks hold many lines and the
     // order across blocks and threads is exercised.
-    let one = corpus_requests();
+    let Some(one) = corpus_requests() else { return };
     let mut requests = String::new();
     for i in 0..4 {
         requests.push_str(&one);
@@ -82,6 +79,22 @@ fn batch_output_equals_jsonl_on_the_corpus_in_input_order() {
     let out = child.wait_with_output().unwrap();
     feeder.join().unwrap();
     assert!(out.stdout == want);
+}
+
+/// A line that is not UTF-8, or longer than `--max-request-bytes`, gets `--jsonl`'s answer in its
+/// place, and the run goes on.
+#[test]
+fn batch_answers_unreadable_and_oversized_lines_as_jsonl_does() {
+    let mut requests = b"{\"id\":1,\"input\":\"```READ (a.md)\\n```\"}\n{\"id\":2,\"input\":\"caf\xe9\"}\n".to_vec();
+    requests.extend_from_slice(format!("{{\"id\":3,\"input\":\"{}\"}}\n\n{{\"id\":4,\"input\":\"x\"}}\n", "y".repeat(300)).as_bytes());
+    let input = temp("unreadable.jsonl");
+    std::fs::write(&input, &requests).unwrap();
+    let mut child = bin().args(["--jsonl", "--max-request-bytes", "200"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(&requests).unwrap();
+    let want = child.wait_with_output().unwrap().stdout;
+    let run = bin().args(["batch"]).arg(&input).args(["--jobs", "2", "--max-request-bytes", "200"]).output().unwrap();
+    assert!(run.status.success());
+    assert_eq!(String::from_utf8(run.stdout).unwrap(), String::from_utf8(want).unwrap());
 }
 
 #[test]
