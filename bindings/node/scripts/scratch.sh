@@ -37,4 +37,20 @@ echo "native: $native"
 wasm=$(PATH=$nocargo PLURNK_PARSER_WASM=1 node example.mjs)
 echo "wasm:   $wasm"
 [ "$wasm" = "wasm text statement" ]
-echo "scratch install: 2 passed, 0 failed"
+
+echo "-- index.d.ts type-checks a use of the result (tsc --strict)"
+PATH=$nocargo npm install --no-audit --no-fund typescript@5 >/dev/null
+cat > check.ts <<'TS'
+import { parse, StreamParser, type Item, type ParseResult } from 'plurnk-parser';
+const r: ParseResult = parse('```READ (a.md)\n```', { executors: ['sh'] });
+const lines: number[] = r.items.map((i: Item) =>
+  i.kind === 'statement' ? i.statement.position.line : i.kind === 'error' ? i.error.line : i.position.line);
+const tail: number | undefined = r.unparsedTail?.from.line;
+const s = new StreamParser().feed(new Uint8Array([65]));
+const shown: number = s.provisional.length + s.visible.length + s.finish().items.length;
+// @ts-expect-error an item's kind is one of three, not any string
+const wrong: Item = { kind: 'other' };
+console.log(lines, tail, shown, wrong);
+TS
+PATH=$nocargo npx tsc --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 check.ts
+echo "scratch install: 3 passed, 0 failed"
