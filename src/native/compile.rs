@@ -285,9 +285,23 @@ pub(crate) struct Elements {
 pub(crate) enum Form {
     Elements(Elements),
     Json(NativeJson),
-    NameJson { prefixes: Markers, ids: Markers, args: Markers, args_end: Markers, index: Vec<String> },
-    ArgPairs { key_start: Markers, key_end: Markers, value_start: Markers, value_end: Markers },
+    NameJson { prefixes: Markers, names: Markers, ids: Markers, args: Markers, args_end: Markers, index: Vec<String> },
+    ArgPairs { name_end: Markers, key_start: Markers, key_end: Markers, value_start: Markers, value_end: Markers },
     Heading { prefixes: Markers },
+    Pythonic { list: bool, suffixes: Vec<String> },
+    Braces { prefixes: Markers, quotes: Markers },
+    Tags(Tags),
+}
+
+/// A `tags` form's markers (see [`super::tags`]).
+#[derive(Debug)]
+pub(crate) struct Tags {
+    pub def: NativeTags,
+    pub open: Markers,
+    pub close: Markers,
+    pub tag_end: Markers,
+    /// Every opening of a call element: an open marker, then a call name.
+    pub open_call: Markers,
 }
 
 /// How a block is opened.
@@ -299,6 +313,8 @@ pub(crate) enum Opening {
     Element,
     /// By a JSON value at a line start (a `json` form).
     Json,
+    /// By a `[` at a line start (a `pythonic` list form).
+    List,
 }
 
 #[derive(Debug)]
@@ -309,6 +325,9 @@ pub(crate) struct Block {
     pub call_start: Markers,
     pub call_end: Markers,
     pub separators: Markers,
+    pub call_prefixes: Markers,
+    pub header_end: Markers,
+    pub calls_required: bool,
     pub line_start: bool,
     pub by_name: bool,
     pub forms: Vec<Form>,
@@ -345,6 +364,11 @@ pub(crate) struct Compiled {
     /// spelling drops, or when a block a JSON value opens is not JSON-only (its reading could
     /// hang on what a dropped block's reading leaves, `json_unclosed`).
     pub unnamed: Option<(Markers, Vec<Vec<usize>>)>,
+    /// Every family's reasoning spans: the openings, and per opening pattern its closings.
+    pub reasoning: Option<(Markers, Vec<Markers>)>,
+    /// Every reasoning closing: one written before any opening closes a span the template
+    /// opened before the emission began.
+    pub reasoning_ends: Markers,
 }
 
 static BUILTIN: OnceLock<Compiled> = OnceLock::new();
@@ -413,18 +437,37 @@ fn form(f: &NativeForm, rules: &Rules) -> Form {
         NativeForm::Json(j) => Form::Json(j.clone()),
         NativeForm::NameJson(n) => Form::NameJson {
             prefixes: Markers::new(&n.name_prefixes),
+            names: Markers::new(&n.name_markers),
             ids: Markers::new(&n.id_markers),
             args: Markers::new(&n.arguments_start),
             args_end: Markers::new(&n.arguments_end),
             index: n.index_separators.clone(),
         },
         NativeForm::ArgPairs(a) => Form::ArgPairs {
+            name_end: Markers::new(&a.name_end),
             key_start: Markers::new(&a.key_start),
             key_end: Markers::new(&a.key_end),
             value_start: Markers::new(&a.value_start),
             value_end: Markers::new(&a.value_end),
         },
         NativeForm::Heading(h) => Form::Heading { prefixes: Markers::new(&h.prefixes) },
+        NativeForm::Pythonic(p) => Form::Pythonic { list: p.list, suffixes: p.name_suffixes.clone() },
+        NativeForm::Braces(b) => Form::Braces { prefixes: Markers::new(&b.name_prefixes), quotes: Markers::new(&b.string_quotes) },
+        NativeForm::Tags(t) => {
+            let mut calls = Vec::new();
+            for o in &t.open {
+                for c in &t.calls {
+                    calls.push(format!("{o}{c}"));
+                }
+            }
+            Form::Tags(Tags {
+                open: Markers::new(&t.open),
+                close: Markers::new(&t.close),
+                tag_end: Markers::new(&t.tag_end),
+                open_call: Markers::new(&calls),
+                def: t.clone(),
+            })
+        }
     }
 }
 
@@ -464,6 +507,10 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
                         }
                         Opening::Element
                     }
+                    Some(Form::Json(j)) if j.python => {
+                        add("[".into(), index, &mut spellings);
+                        Opening::List
+                    }
                     Some(Form::Json(j)) => {
                         add("{".into(), index, &mut spellings);
                         if j.array {
@@ -471,12 +518,16 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
                         }
                         Opening::Json
                     }
+                    Some(Form::Pythonic { list: true, .. }) => {
+                        add("[".into(), index, &mut spellings);
+                        Opening::List
+                    }
                     // A block with no start marker opens only with elements or JSON; the
                     // schema cannot say so, so such a block never opens.
                     _ => Opening::Marker,
                 }
             };
-            let json_only = !forms.is_empty() && forms.iter().all(|f| matches!(f, Form::Json(_)));
+            let json_only = !forms.is_empty() && forms.iter().all(|f| matches!(f, Form::Json(j) if !j.keyed && !j.python));
             for f in &forms {
                 if let Form::Json(j) = f {
                     json_names.extend(j.name_keys.iter().cloned());
@@ -490,6 +541,9 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
                 call_start: Markers::new(&b.call_start),
                 call_end: Markers::new(&b.call_end),
                 separators: Markers::new(&b.separators),
+                call_prefixes: Markers::new(&b.call_prefixes),
+                header_end: Markers::new(&b.header_end),
+                calls_required: b.calls_required,
                 line_start: b.line_start,
                 by_name: b.by_name,
                 forms,
@@ -509,7 +563,27 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
     let keys = rules.tables.native_parameters.as_ref().map(super::map::Keys::new).unwrap_or_default();
     json_names.sort_by_key(|k| k.to_ascii_lowercase());
     json_names.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
-    Compiled { blocks, openings, opens, params: rules.tables.native_parameters.clone(), keys, json_names, unnamed }
+    let (mut opens_r, mut closes_r, mut all_ends): (Vec<String>, Vec<Vec<String>>, Vec<String>) = Default::default();
+    for span in rules.tables.native.iter().flat_map(|f| &f.reasoning) {
+        for o in &span.start {
+            opens_r.push(o.clone());
+            closes_r.push(span.end.clone());
+        }
+        all_ends.extend(span.end.iter().cloned());
+    }
+    let reasoning = (!opens_r.is_empty()).then(|| (Markers::new(&opens_r), closes_r.iter().map(|e| Markers::new(e)).collect()));
+    let reasoning_ends = Markers::new(&all_ends);
+    Compiled {
+        blocks,
+        openings,
+        opens,
+        params: rules.tables.native_parameters.clone(),
+        keys,
+        json_names,
+        unnamed,
+        reasoning,
+        reasoning_ends,
+    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::compile::{Form, Markers};
 use super::text::*;
-use super::{element, Arg, Call};
+use super::{element, python, tags, Arg, Call};
 use crate::rules::model::{NativeJson, NativeRecovery};
 
 fn call_at(anchor: usize, name: Cow<'_, str>) -> Call<'_> {
@@ -37,11 +37,16 @@ pub(crate) fn read<'a>(
             (readable && !calls.is_empty()).then_some((calls, end))
         }
         Form::Json(j) => json(j, s, p, to, rec, closes),
-        Form::NameJson { prefixes, ids, args, args_end, index, .. } => name_json(s, p, to, prefixes, ids, args, args_end, index, rec),
-        Form::ArgPairs { key_start, key_end, value_start, value_end } => {
-            arg_pairs(s, p, to, key_start, key_end, value_start, value_end, rec)
+        Form::NameJson { prefixes, names, ids, args, args_end, index } => {
+            name_json(s, p, to, prefixes, names, ids, args, args_end, index, rec)
+        }
+        Form::ArgPairs { name_end, key_start, key_end, value_start, value_end } => {
+            arg_pairs(s, p, to, name_end, key_start, key_end, value_start, value_end, rec)
         }
         Form::Heading { prefixes } => heading(s, p, to, closed, prefixes),
+        Form::Pythonic { list, suffixes } => python::pythonic(s, p, to, *list, suffixes, rec.truncated_body),
+        Form::Braces { prefixes, quotes } => python::braces(s, p, to, prefixes, quotes, rec.truncated_body),
+        Form::Tags(t) => tags::read(s, p, to, t, rec),
     }
 }
 
@@ -51,6 +56,27 @@ fn key_is(k: &str, list: &[String], any_case: bool) -> bool {
 
 /// One JSON object as a call, or `None` when it names none.
 pub(crate) fn object_call(j: &NativeJson, obj: &Map<String, Value>, anchor: usize) -> Option<Call<'static>> {
+    if j.keyed {
+        // `{"NAME": {args}}`: one key, the name; its value, the arguments.
+        let (name, v) = obj.iter().next().filter(|_| obj.len() == 1)?;
+        let mut c = call_at(anchor, Cow::Owned(name.clone()));
+        c.args = arguments_of(v)?;
+        return Some(c);
+    }
+    if j.strict {
+        // Only the name key, one argument key and the markup's own keys.
+        let mut args = 0;
+        for k in obj.keys() {
+            if key_is(k, &j.argument_keys, false) {
+                args += 1;
+            } else if !key_is(k, &j.name_keys, j.any_case) && !key_is(k, &j.ignored_keys, true) {
+                return None;
+            }
+        }
+        if args != 1 {
+            return None;
+        }
+    }
     for w in &j.wrapper_keys {
         if let Some(Value::Object(inner)) = obj.get(w) {
             if let Some(c) = object_call(j, inner, anchor) {
@@ -68,15 +94,7 @@ pub(crate) fn object_call(j: &NativeJson, obj: &Map<String, Value>, anchor: usiz
             continue;
         }
         if !j.flat && key_is(k, &j.argument_keys, false) {
-            match v {
-                Value::Object(args) => c.args.extend(args.iter().map(|(k, v)| (Cow::Owned(k.clone()), Arg::Json(v.clone())))),
-                Value::String(text) => match serde_json::from_str::<Value>(text) {
-                    Ok(Value::Object(args)) => c.args.extend(args.into_iter().map(|(k, v)| (Cow::Owned(k), Arg::Json(v)))),
-                    _ => return None,
-                },
-                Value::Null => {}
-                _ => return None,
-            }
+            c.args.extend(arguments_of(v)?);
             continue;
         }
         c.args.push((Cow::Owned(k.clone()), Arg::Json(v.clone())));
@@ -84,19 +102,73 @@ pub(crate) fn object_call(j: &NativeJson, obj: &Map<String, Value>, anchor: usiz
     Some(c)
 }
 
+/// A call's arguments: an object, a string holding one (`"arguments": "{\"path\": …}"`), or null.
+fn arguments_of(v: &Value) -> Option<Vec<(Cow<'static, str>, Arg<'static>)>> {
+    match v {
+        Value::Object(args) => Some(args.iter().map(|(k, v)| (Cow::Owned(k.clone()), Arg::Json(v.clone()))).collect()),
+        Value::String(text) => match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(args)) => Some(args.into_iter().map(|(k, v)| (Cow::Owned(k), Arg::Json(v))).collect()),
+            _ => None,
+        },
+        Value::Null => Some(Vec::new()),
+        _ => None,
+    }
+}
+
+/// One value of a JSON form at `p`: JSON, or a Python literal for a `python` form.
+fn value_at(j: &NativeJson, s: &str, p: usize, to: usize, repair: bool) -> Option<(Value, usize)> {
+    if !j.python {
+        return json_at(s, p, to, repair);
+    }
+    let mut cur = python::Cursor::new(s, p, to, repair);
+    let v = cur.literal(0)?;
+    Some((v, cur.i))
+}
+
+/// The items of an array whose `[` the start marker wrote (`functools[`), up to its `]`.
+fn opened_items(j: &NativeJson, s: &str, p: usize, to: usize, rec: &NativeRecovery) -> Option<(Vec<Call<'static>>, usize)> {
+    let b = s.as_bytes();
+    let mut calls = Vec::new();
+    let mut q = p;
+    loop {
+        q = skip_ws(s, q, to);
+        if q >= to {
+            return (rec.truncated_body && !calls.is_empty()).then_some((calls, q));
+        }
+        if b[q] == b']' && !calls.is_empty() {
+            return Some((calls, q + 1));
+        }
+        if b[q] != b'{' {
+            return None;
+        }
+        let (v, e) = value_at(j, s, q, to, rec.truncated_body)?;
+        let Value::Object(obj) = v else { return None };
+        calls.push(object_call(j, &obj, q)?);
+        q = skip_ws(s, e, to);
+        if q < to && b[q] == b',' {
+            q += 1;
+        }
+    }
+}
+
 fn json(j: &NativeJson, s: &str, p: usize, to: usize, rec: &NativeRecovery, closes: &Closes) -> Option<(Vec<Call<'static>>, usize)> {
+    if j.opened {
+        return opened_items(j, s, p, to, rec);
+    }
     let first = s.as_bytes()[p];
     if first != b'{' && !(first == b'[' && j.array) {
         return None;
     }
     // Every call carries a name key, written as a quoted key unless escapes spell it: a value
     // that closes with neither (a log line's `{"path": …}`) is no call, and is not built.
-    if let Some(close) = closes.get(s, p, to) {
-        if !may_name_call(j, &s[p..close]) {
-            return None;
+    if !j.keyed && !j.python {
+        if let Some(close) = closes.get(s, p, to) {
+            if !may_name_call(j, &s[p..close]) {
+                return None;
+            }
         }
     }
-    let (v, end) = json_at(s, p, to, rec.truncated_body)?;
+    let (v, end) = value_at(j, s, p, to, rec.truncated_body)?;
     match v {
         Value::Object(obj) => Some((vec![object_call(j, &obj, p)?], end)),
         Value::Array(items) => {
@@ -220,6 +292,7 @@ fn name_json<'a>(
     p: usize,
     to: usize,
     prefixes: &Markers,
+    names: &Markers,
     ids: &Markers,
     args: &Markers,
     args_end: &Markers,
@@ -230,7 +303,23 @@ fn name_json<'a>(
     if let Some(e) = prefixes.at(s, q, to) {
         q = e;
     }
-    let (a, ae, _) = args.find(s, q, to)?;
+    // With no arguments marker, the arguments are the first JSON object after the name (on the
+    // name's line or the next: `NAME{…}`, `>>>NAME\n{…}`).
+    let (a, ae) = if args.is_empty() {
+        let b = s.as_bytes();
+        let lim = line_end(s, line_end(s, p) + 1).min(to);
+        let a = q + memchr::memchr(b'{', &b[q..lim])?;
+        (a, a)
+    } else {
+        let (a, ae, _) = args.find(s, q, to)?;
+        (a, ae)
+    };
+    // An id written before the name (`ID<|tool_call:name|>NAME`).
+    let mut from = q;
+    while let Some((_, e, _)) = names.find(s, from, a) {
+        from = e;
+        q = e;
+    }
     let mut name_end = a;
     if let Some((i, _, _)) = ids.find(s, q, a) {
         name_end = i;
@@ -245,7 +334,7 @@ fn name_json<'a>(
             }
         }
     }
-    if name.is_empty() || name.contains(['\n', '<', '{']) {
+    if name.is_empty() || name.contains(['<', '{']) || name.contains(char::is_whitespace) {
         return None;
     }
     let mut c = call_at(p, Cow::Borrowed(name));
@@ -271,6 +360,7 @@ fn arg_pairs<'a>(
     s: &'a str,
     p: usize,
     to: usize,
+    name_end: &Markers,
     key_start: &Markers,
     key_end: &Markers,
     value_start: &Markers,
@@ -278,7 +368,10 @@ fn arg_pairs<'a>(
     rec: &NativeRecovery,
 ) -> Option<(Vec<Call<'a>>, usize)> {
     let (k0, _, _) = key_start.find(s, p, to)?;
-    let name = s[p..k0].trim();
+    let mut name = s[p..k0].trim();
+    if let Some((a, _, _)) = name_end.find(s, p, k0) {
+        name = s[p..a].trim();
+    }
     if name.is_empty() || name.contains(['<', '\n', '{']) {
         return None;
     }

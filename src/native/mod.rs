@@ -19,6 +19,8 @@ mod compile;
 mod element;
 mod forms;
 mod map;
+mod python;
+mod tags;
 mod text;
 
 use std::borrow::Cow;
@@ -437,9 +439,24 @@ fn scan<'a>(ctx: &Ctx, s: &'a str, from: usize, to: usize, most: usize) -> Vec<F
     // The next quotation, looked up again only once the scan passes its start; `None` once
     // no quotation is left.
     let mut quote: Option<Option<(usize, usize)>> = None;
+    // The next reasoning span, looked up the same way; one closed before any opens began before
+    // the emission (the template opened it).
+    let mut think: Option<Option<(usize, usize)>> = reasoning_before(ctx, s, from, to).map(Some);
     let (mut openings, mut opens) = (&ctx.c.openings, &ctx.c.opens);
     while pos < to {
         let Some((m0, _, pat)) = openings.find(s, pos, to) else { break };
+        if think.map(|q| q.map(|q| q.0 < pos && q.1 <= pos).unwrap_or(false)).unwrap_or(true) {
+            think = Some(next_reasoning(ctx, s, pos, to));
+        }
+        if let Some(Some((t0, t1))) = think {
+            if t0 <= m0 && m0 < t1 {
+                pos = t1.max(pos + 1);
+                while pos < to && !s.is_char_boundary(pos) {
+                    pos += 1;
+                }
+                continue;
+            }
+        }
         // Where no JSON value can name a call, the JSON openings open nothing: the scan goes on
         // from here without them (JSON in prose and code costs no quotation search, no read).
         if std::ptr::eq(openings, &ctx.c.openings) {
@@ -473,6 +490,24 @@ fn scan<'a>(ctx: &Ctx, s: &'a str, from: usize, to: usize, most: usize) -> Vec<F
         }
     }
     out
+}
+
+/// The next reasoning span opening at or after `pos`: (start, end after its closing, or `to`).
+fn next_reasoning(ctx: &Ctx, s: &str, pos: usize, to: usize) -> Option<(usize, usize)> {
+    let (opens, closes) = ctx.c.reasoning.as_ref()?;
+    let (a, e, pat) = opens.find(s, pos, to)?;
+    let end = closes[pat].find(s, e, to).map(|m| m.1).unwrap_or(to);
+    Some((a, end))
+}
+
+/// A reasoning closing written in `s[from..to]` before any opening: the span it closes.
+fn reasoning_before(ctx: &Ctx, s: &str, from: usize, to: usize) -> Option<(usize, usize)> {
+    let (opens, _) = ctx.c.reasoning.as_ref()?;
+    let (_, close, _) = ctx.c.reasoning_ends.find(s, from, to)?;
+    match opens.find(s, from, close) {
+        Some(_) => None,
+        None => Some((from, close)),
+    }
 }
 
 /// The block one of `blocks` opens at `at`: the first whose calls all map, else the first read.
@@ -525,7 +560,20 @@ fn read_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Opt
         }
         Opening::Json => json_block(ctx, s, at, to, bi),
         Opening::Marker => marker_block(ctx, s, at, to, bi),
+        Opening::List => list_block(ctx, s, at, to, bi),
     }
+}
+
+/// A block a `[` at a line start opens (Python calls or literals): read only when the list is
+/// all its line holds, so a bracket in prose (`[a link](x)`) is no call.
+#[inline(never)]
+fn list_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Option<Found<'a>> {
+    let (calls, end, _) = sequence_in(ctx, s, at, to, bi, false)?;
+    let le = line_end(s, end).min(to);
+    if !s[end.min(le)..le].trim().is_empty() {
+        return None;
+    }
+    Some(Found::new(at, end, json_marker(s, at), calls, true))
 }
 
 /// A block a JSON value opens (out of line: the element path stays compact).
@@ -565,8 +613,13 @@ fn json_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Opt
 #[inline(never)]
 fn marker_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Option<Found<'a>> {
     let b = &ctx.c.blocks[bi];
-    let cs = b.start.at(s, at, to)?;
+    let mut cs = b.start.at(s, at, to)?;
     let marker = Cow::Borrowed(&s[at..cs]);
+    if !b.header_end.is_empty() {
+        // A header on the marker's line, up to its end marker (`NAME<|content_invoke_tool_json|>`).
+        let le = line_end(s, cs).min(to);
+        cs = b.header_end.find(s, cs, le)?.1;
+    }
     let next_same = b.start.find(s, cs, to).map(|m| m.0).unwrap_or(to);
     let (ce, closed) = match b.end.find(s, cs, next_same) {
         Some((a, e, _)) => (a, Some(e)),
@@ -590,6 +643,8 @@ fn marker_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> O
                     break;
                 }
             };
+            let c1 = skip_ws(s, c1, body_end);
+            let c1 = b.call_prefixes.at(s, c1, body_end).unwrap_or(c1);
             match b.forms.iter().find_map(|f| forms::read(f, s, c1, body_end, true, &b.recovery, &ctx.closes)) {
                 Some((mut got, _)) if got.len() == 1 => {
                     got[0].anchor = c0;
@@ -615,6 +670,9 @@ fn marker_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> O
             }
             None => readable = false,
         }
+    }
+    if b.calls_required && calls.is_empty() {
+        return None;
     }
     let end = match closed {
         Some(e) => e,

@@ -332,6 +332,18 @@ pub struct NativeFamily {
     pub models: Vec<String>,
     /// The blocks the markup comes in, tried in order where two open at one place.
     pub blocks: Vec<NativeBlock>,
+    /// Reasoning spans the family writes in its output (`<think>` … `</think>`): a call quoted
+    /// inside one is not a call (§native-tool-call-receipt).
+    #[serde(default)]
+    pub reasoning: Vec<NativeSpan>,
+}
+
+/// A span between two markers.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NativeSpan {
+    pub start: Vec<String>,
+    pub end: Vec<String>,
 }
 
 /// One block of native markup: what opens and closes it, how its calls are written, and what
@@ -357,6 +369,17 @@ pub struct NativeBlock {
     /// Per-call end markers.
     #[serde(default)]
     pub call_end: Vec<String>,
+    /// Written at the start of each call and dropped (`function<｜tool_sep｜>`).
+    #[serde(default)]
+    pub call_prefixes: Vec<String>,
+    /// After the start marker, a header on the same line runs up to one of these and is dropped
+    /// (`NAME<|content_invoke_tool_json|>`); with none found the marker opens no block.
+    #[serde(default)]
+    pub header_end: Vec<String>,
+    /// The start marker alone is not markup: the block opens only where a call written in one
+    /// of its forms follows (a marker that is also a word or a common tag, `<response>`).
+    #[serde(default)]
+    pub calls_required: bool,
     /// Markers between calls (`;`, `,`).
     #[serde(default)]
     pub separators: Vec<String>,
@@ -385,6 +408,59 @@ pub enum NativeForm {
     ArgPairs(NativeArgPairs),
     /// A plurnk heading written as the call text, its body on the lines below.
     Heading(NativeHeading),
+    /// Python calls with keyword arguments, alone or in a `[…]` list (`[f(a=1), g(b="x")]`).
+    Pythonic(NativePythonic),
+    /// A name, then `{key:value,…}` with strings between quote markers (`call:NAME{k:<|"|>v<|"|>}`).
+    Braces(NativeBraces),
+    /// Elements whose tag delimiters are markers (`<|open|>call tool="X"<|sep|>`).
+    Tags(NativeTags),
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NativePythonic {
+    /// A `[…]` list of calls is read (a lone call is read too).
+    #[serde(default)]
+    pub list: bool,
+    /// Written after the name and dropped (`.call`).
+    #[serde(default)]
+    pub name_suffixes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NativeBraces {
+    /// Written before the name (`call:`).
+    pub name_prefixes: Vec<String>,
+    /// Markers around a string value (`<|"|>`, `<escape>`).
+    pub string_quotes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NativeTags {
+    /// Written before an opening tag's name (`<`, `<|open|>`).
+    pub open: Vec<String>,
+    /// Written before a closing tag's name (`</`, `<|close|>`).
+    pub close: Vec<String>,
+    /// Ends a tag (`>`, `<|sep|>`).
+    pub tag_end: Vec<String>,
+    /// Elements that are one call.
+    pub calls: Vec<String>,
+    /// Attributes carrying the called name.
+    pub name_attributes: Vec<String>,
+    /// Elements that are one argument; empty: every element inside a call is an argument named
+    /// by its element name (`<path>a.md</path>`).
+    #[serde(default)]
+    pub parameters: Vec<String>,
+    /// Attributes carrying an argument's key.
+    #[serde(default)]
+    pub parameter_attributes: Vec<String>,
+    /// An attribute giving an argument's type: a value of any type but `text_types` is JSON.
+    #[serde(default)]
+    pub type_attributes: Vec<String>,
+    #[serde(default)]
+    pub text_types: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -463,6 +539,19 @@ pub struct NativeJson {
     /// The markup's own keys, never arguments (`id`, `type`).
     #[serde(default)]
     pub ignored_keys: Vec<String>,
+    /// The object's one key is the name and its value the arguments (`{"READ": {…}}`).
+    #[serde(default)]
+    pub keyed: bool,
+    /// A call holds only its name key, one argument key and ignored keys (so a bare object is a
+    /// call by its shape, whatever it names).
+    #[serde(default)]
+    pub strict: bool,
+    /// Written as Python literals (`{'name': 'READ', 'arguments': {'x': True}}`); JSON reads too.
+    #[serde(default)]
+    pub python: bool,
+    /// The block's start marker opened the array (`functools[`): its items follow, up to `]`.
+    #[serde(default)]
+    pub opened: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -477,7 +566,12 @@ pub struct NativeNameJson {
     /// Markers after the name that carry a call id (`[CALL_ID]`).
     #[serde(default)]
     pub id_markers: Vec<String>,
-    /// Open the arguments.
+    /// The name follows the last of these written before the arguments; what stands before
+    /// it is the call's id (`ID<|tool_call:name|>NAME`).
+    #[serde(default)]
+    pub name_markers: Vec<String>,
+    /// Open the arguments; none: the arguments are the first JSON object after the name.
+    #[serde(default)]
     pub arguments_start: Vec<String>,
     /// Close the arguments.
     #[serde(default)]
@@ -487,6 +581,9 @@ pub struct NativeNameJson {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NativeArgPairs {
+    /// End the name (`<tool_sep>`); none: the name runs to the first key.
+    #[serde(default)]
+    pub name_end: Vec<String>,
     pub key_start: Vec<String>,
     pub key_end: Vec<String>,
     pub value_start: Vec<String>,

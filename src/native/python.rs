@@ -1,0 +1,439 @@
+//! Calls written as code (§native-tool-calls): Python calls with keyword arguments
+//! (`[f(a=1), g(b="x")]`, `tool.call(k=v)`), Python literals (`{'name': 'READ'}`), and the
+//! brace calls of Gemma (`call:NAME{key:<|"|>value<|"|>}`). Each reader moves forward only
+//! and stops at a depth of [`MAX_DEPTH`], so every reading is linear in what it crosses.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Number, Value};
+
+use super::compile::Markers;
+use super::{Arg, Call};
+
+/// Nesting deeper than this is no call (a reader recursing on it would run out of stack).
+const MAX_DEPTH: usize = 64;
+
+/// A cursor over `s[..to]`. `repair`: the end of the input closes what is open (a cut-off call).
+pub(crate) struct Cursor<'a> {
+    s: &'a str,
+    pub i: usize,
+    to: usize,
+    repair: bool,
+    /// The reading ran into `to` (and closed what was open).
+    pub cut: bool,
+}
+
+impl<'a> Cursor<'a> {
+    pub(crate) fn new(s: &'a str, i: usize, to: usize, repair: bool) -> Cursor<'a> {
+        Cursor { s, i, to, repair, cut: false }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        (self.i < self.to).then(|| self.s.as_bytes()[self.i])
+    }
+
+    fn ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\r' | b'\n')) {
+            self.i += 1;
+        }
+    }
+
+    /// The end of input inside a value: closes it when repairing.
+    fn end(&mut self) -> Option<()> {
+        (self.repair && self.i >= self.to).then(|| self.cut = true)
+    }
+
+    fn ident(&mut self) -> &'a str {
+        let b = self.s.as_bytes();
+        let st = self.i;
+        while self.i < self.to && (b[self.i].is_ascii_alphanumeric() || b[self.i] == b'_' || (self.i > st && b[self.i] == b'.')) {
+            self.i += 1;
+        }
+        if st < self.i && b[st].is_ascii_digit() {
+            self.i = st;
+        }
+        &self.s[st..self.i]
+    }
+
+    /// One Python literal: a string, number, `True`/`False`/`None`, list, tuple or dict.
+    pub(crate) fn literal(&mut self, depth: usize) -> Option<Value> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.ws();
+        let Some(c) = self.peek() else { return self.end().map(|_| Value::Null) };
+        match c {
+            b'\'' | b'"' => self.string(false).map(Value::String),
+            b'r' | b'R' if matches!(self.s.as_bytes().get(self.i + 1), Some(b'\'' | b'"')) => {
+                self.i += 1;
+                self.string(true).map(Value::String)
+            }
+            b'[' | b'(' => {
+                let close = if c == b'[' { b']' } else { b')' };
+                self.i += 1;
+                let mut items = Vec::new();
+                loop {
+                    self.ws();
+                    match self.peek() {
+                        None => return self.end().map(|_| Value::Array(items)),
+                        Some(x) if x == close => {
+                            self.i += 1;
+                            return Some(Value::Array(items));
+                        }
+                        _ => {}
+                    }
+                    items.push(self.literal(depth + 1)?);
+                    if self.cut {
+                        return Some(Value::Array(items));
+                    }
+                    if !self.comma(close)? {
+                        return Some(Value::Array(items));
+                    }
+                }
+            }
+            b'{' => {
+                self.i += 1;
+                let mut map = Map::new();
+                loop {
+                    self.ws();
+                    match self.peek() {
+                        None => return self.end().map(|_| Value::Object(map)),
+                        Some(b'}') => {
+                            self.i += 1;
+                            return Some(Value::Object(map));
+                        }
+                        _ => {}
+                    }
+                    let key = match self.literal(depth + 1)? {
+                        Value::String(k) => k,
+                        Value::Number(n) => n.to_string(),
+                        _ => return None,
+                    };
+                    self.ws();
+                    if self.peek().is_none() && self.end().is_some() {
+                        return Some(Value::Object(map));
+                    }
+                    if self.peek() != Some(b':') {
+                        return None;
+                    }
+                    self.i += 1;
+                    let v = self.literal(depth + 1)?;
+                    map.insert(key, v);
+                    if self.cut || !self.comma(b'}')? {
+                        return Some(Value::Object(map));
+                    }
+                }
+            }
+            b'-' | b'+' | b'0'..=b'9' | b'.' => self.number(),
+            _ => match self.ident() {
+                "True" | "true" => Some(Value::Bool(true)),
+                "False" | "false" => Some(Value::Bool(false)),
+                "None" | "null" => Some(Value::Null),
+                _ => None,
+            },
+        }
+    }
+
+    /// After an item: `,` (true, more may follow), the closing byte (false, consumed), or the
+    /// end of a cut input (false).
+    fn comma(&mut self, close: u8) -> Option<bool> {
+        self.ws();
+        match self.peek() {
+            Some(b',') => {
+                self.i += 1;
+                Some(true)
+            }
+            Some(x) if x == close => {
+                self.i += 1;
+                Some(false)
+            }
+            None => self.end().map(|_| false),
+            _ => None,
+        }
+    }
+
+    fn number(&mut self) -> Option<Value> {
+        let b = self.s.as_bytes();
+        let st = self.i;
+        while self.i < self.to && matches!(b[self.i], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E' | b'_') {
+            self.i += 1;
+        }
+        let t: String = self.s[st..self.i].chars().filter(|&c| c != '_').collect();
+        if let Ok(n) = t.parse::<i64>() {
+            return Some(Value::Number(n.into()));
+        }
+        t.parse::<f64>().ok().and_then(Number::from_f64).map(Value::Number)
+    }
+
+    /// A quoted string (`'…'`, `"…"`, tripled too) with Python's escapes unless `raw`.
+    fn string(&mut self, raw: bool) -> Option<String> {
+        let b = self.s.as_bytes();
+        let q = b[self.i];
+        let triple = self.i + 2 < self.to && b[self.i + 1] == q && b[self.i + 2] == q;
+        self.i += if triple { 3 } else { 1 };
+        let mut out = String::new();
+        loop {
+            let rest = &b[self.i..self.to];
+            let Some(k) = memchr::memchr2(q, b'\\', rest) else {
+                out.push_str(&self.s[self.i..self.to]);
+                self.i = self.to;
+                return self.end().map(|_| out);
+            };
+            out.push_str(&self.s[self.i..self.i + k]);
+            self.i += k;
+            if b[self.i] == b'\\' {
+                let Some(&e) = b.get(self.i + 1).filter(|_| self.i + 1 < self.to) else {
+                    self.i = self.to;
+                    return self.end().map(|_| out);
+                };
+                if raw {
+                    out.push('\\');
+                    self.i += 1;
+                    continue;
+                }
+                self.i += 2;
+                match e {
+                    b'n' => out.push('\n'),
+                    b't' => out.push('\t'),
+                    b'r' => out.push('\r'),
+                    b'0' => out.push('\0'),
+                    b'\\' | b'\'' | b'"' => out.push(e as char),
+                    b'\n' => {}
+                    b'x' | b'u' => {
+                        let n = if e == b'x' { 2 } else { 4 };
+                        let hex = self.s.get(self.i..self.i + n).filter(|_| self.i + n <= self.to)?;
+                        out.push(char::from_u32(u32::from_str_radix(hex, 16).ok()?)?);
+                        self.i += n;
+                    }
+                    _ => {
+                        // An unknown escape keeps its backslash; the escaped character may be
+                        // more than a byte.
+                        out.push('\\');
+                        self.i -= 1;
+                    }
+                }
+                continue;
+            }
+            if !triple {
+                self.i += 1;
+                return Some(out);
+            }
+            if self.i + 2 < self.to && b[self.i + 1] == q && b[self.i + 2] == q {
+                self.i += 3;
+                return Some(out);
+            }
+            out.push(q as char);
+            self.i += 1;
+        }
+    }
+}
+
+/// One Python call with keyword arguments at `p`: `name(k=v, …)`, `name.call(k=v)`.
+fn call<'a>(cur: &mut Cursor<'a>, suffixes: &[String]) -> Option<Call<'a>> {
+    cur.ws();
+    let anchor = cur.i;
+    let mut name = cur.ident();
+    if name.is_empty() {
+        return None;
+    }
+    for suf in suffixes {
+        if let Some(n) = name.strip_suffix(suf.as_str()) {
+            name = n;
+            break;
+        }
+    }
+    cur.ws();
+    if cur.peek() != Some(b'(') {
+        return None;
+    }
+    cur.i += 1;
+    let mut c = Call { anchor, name: Cow::Borrowed(name), slots: "", heading_ok: false, args: Vec::new(), text: None, aside: None };
+    loop {
+        cur.ws();
+        match cur.peek() {
+            Some(b')') => {
+                cur.i += 1;
+                return Some(c);
+            }
+            None => return cur.end().map(|_| c),
+            _ => {}
+        }
+        let key = cur.ident();
+        cur.ws();
+        // A positional argument names no parameter: not this shape.
+        if key.is_empty() || cur.peek() != Some(b'=') {
+            return None;
+        }
+        cur.i += 1;
+        let v = cur.literal(1)?;
+        c.args.push((Cow::Borrowed(key), Arg::Json(v)));
+        if cur.cut || !cur.comma(b')')? {
+            return Some(c);
+        }
+    }
+}
+
+/// Python calls at `p`: a `[…]` list of them (with `list`), or one call.
+pub(crate) fn pythonic<'a>(
+    s: &'a str,
+    p: usize,
+    to: usize,
+    list: bool,
+    suffixes: &[String],
+    repair: bool,
+) -> Option<(Vec<Call<'a>>, usize)> {
+    let mut cur = Cursor::new(s, p, to, repair);
+    if !(list && cur.peek() == Some(b'[')) {
+        let c = call(&mut cur, suffixes)?;
+        return Some((vec![c], cur.i));
+    }
+    cur.i += 1;
+    let mut calls = Vec::new();
+    loop {
+        cur.ws();
+        match cur.peek() {
+            Some(b']') if !calls.is_empty() => {
+                cur.i += 1;
+                return Some((calls, cur.i));
+            }
+            None if !calls.is_empty() => return cur.end().map(|_| (calls, cur.i)),
+            _ => {}
+        }
+        calls.push(call(&mut cur, suffixes)?);
+        if cur.cut || !cur.comma(b']')? {
+            return Some((calls, cur.i));
+        }
+    }
+}
+
+/// A brace call at `p`: an optional prefix, a name, then `{key:value,…}` where a string value
+/// stands between two quote markers and any other is a number, `true`, `false`, `null`, a
+/// nested `{…}` or a `[…]` list.
+pub(crate) fn braces<'a>(
+    s: &'a str,
+    p: usize,
+    to: usize,
+    prefixes: &Markers,
+    quotes: &Markers,
+    repair: bool,
+) -> Option<(Vec<Call<'a>>, usize)> {
+    let mut cur = Cursor::new(s, p, to, repair);
+    if let Some(e) = prefixes.at(s, p, to) {
+        cur.i = e;
+    }
+    let b = s.as_bytes();
+    let st = cur.i;
+    while cur.i < to && (b[cur.i].is_ascii_alphanumeric() || matches!(b[cur.i], b'_' | b'.' | b'-')) {
+        cur.i += 1;
+    }
+    let name = &s[st..cur.i];
+    if name.is_empty() || cur.peek() != Some(b'{') {
+        return None;
+    }
+    let Value::Object(m) = brace_value(&mut cur, quotes, 0)? else { return None };
+    let mut c = Call { anchor: p, name: Cow::Borrowed(name), slots: "", heading_ok: false, args: Vec::new(), text: None, aside: None };
+    c.args.extend(m.into_iter().map(|(k, v)| (Cow::Owned(k), Arg::Json(v))));
+    Some((vec![c], cur.i))
+}
+
+fn brace_value(cur: &mut Cursor, quotes: &Markers, depth: usize) -> Option<Value> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    cur.ws();
+    let s = cur.s;
+    if let Some(e) = quotes.at(s, cur.i, cur.to) {
+        return match quotes.find(s, e, cur.to) {
+            Some((a, z, _)) => {
+                cur.i = z;
+                Some(Value::String(s[e..a].to_string()))
+            }
+            None => {
+                cur.i = cur.to;
+                cur.end().map(|_| Value::String(s[e..cur.to].to_string()))
+            }
+        };
+    }
+    let open = cur.peek();
+    if let Some(o @ (b'{' | b'[')) = open {
+        let close = if o == b'{' { b'}' } else { b']' };
+        cur.i += 1;
+        let (mut map, mut items) = (Map::new(), Vec::new());
+        loop {
+            cur.ws();
+            match cur.peek() {
+                None => {
+                    cur.end()?;
+                    break;
+                }
+                Some(x) if x == close => {
+                    cur.i += 1;
+                    break;
+                }
+                _ => {}
+            }
+            if o == b'{' {
+                let kst = cur.i;
+                let b = s.as_bytes();
+                while cur.i < cur.to && !matches!(b[cur.i], b':' | b',' | b'}' | b'\n') {
+                    cur.i += 1;
+                }
+                if cur.peek() != Some(b':') {
+                    return None;
+                }
+                let key = s[kst..cur.i].trim().trim_matches(['"', '\'']).to_string();
+                cur.i += 1;
+                let v = brace_value(cur, quotes, depth + 1)?;
+                map.insert(key, v);
+            } else {
+                items.push(brace_value(cur, quotes, depth + 1)?);
+            }
+            if cur.cut || !cur.comma(close)? {
+                break;
+            }
+        }
+        return Some(if o == b'{' { Value::Object(map) } else { Value::Array(items) });
+    }
+    // A bare token: up to the next `,`, `}` or `]`.
+    let b = s.as_bytes();
+    let st = cur.i;
+    while cur.i < cur.to && !matches!(b[cur.i], b',' | b'}' | b']') {
+        cur.i += 1;
+    }
+    let t = s[st..cur.i].trim();
+    if cur.i >= cur.to {
+        cur.end()?;
+    }
+    Some(match t {
+        "true" | "True" => Value::Bool(true),
+        "false" | "False" => Value::Bool(false),
+        "null" | "None" => Value::Null,
+        _ => match serde_json::from_str::<Number>(t) {
+            Ok(n) => Value::Number(n),
+            Err(_) => Value::String(t.to_string()),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lit(s: &str) -> Option<Value> {
+        Cursor::new(s, 0, s.len(), false).literal(0)
+    }
+
+    /// §native-tool-calls: Python literals read as the JSON values they stand for.
+    #[test]
+    fn native_tool_calls_python_literals_read_as_json() {
+        assert_eq!(lit("{'a': [1, 2.5, True, None], \"b\": ('x',)}"), Some(serde_json::json!({"a": [1, 2.5, true, null], "b": ["x"]})));
+        assert_eq!(lit(r"'it\'s\n'"), Some(Value::String("it's\n".into())));
+        assert_eq!(lit("'''a'b'''"), Some(Value::String("a'b".into())));
+        assert_eq!(lit("r'a\\d'"), Some(Value::String("a\\d".into())));
+        assert_eq!(lit("{'a': 1"), None, "unclosed without repair");
+        let s = "{'a': 'cut";
+        assert_eq!(Cursor::new(s, 0, s.len(), true).literal(0), Some(serde_json::json!({"a": "cut"})));
+        assert_eq!(lit(&"[".repeat(200)), None, "too deep");
+        assert_eq!(lit("open(x)"), None);
+    }
+}
