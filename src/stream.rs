@@ -94,6 +94,8 @@ struct Markers {
     ends: Vec<String>,
     /// Bytes a start marker can begin with (ASCII-lowercased).
     first: Vec<bool>,
+    /// A family reads a bare JSON value or Python list at a line start (no start marker).
+    bare_lines: bool,
 }
 
 impl Markers {
@@ -121,6 +123,9 @@ impl Markers {
         };
         for fam in &rules.tables.native {
             for b in &fam.blocks {
+                if b.start.is_empty() && matches!(b.forms.first(), Some(NativeForm::Json(_) | NativeForm::Pythonic(_))) {
+                    m.bare_lines = true;
+                }
                 if !b.start.is_empty() {
                     add(b.start.clone(), b.end.clone(), &mut m);
                 }
@@ -146,6 +151,11 @@ impl Markers {
     /// Where the first native marker on a line starts and the end markers it opens.
     fn opens(&self, lower: &str) -> Option<(usize, Vec<usize>)> {
         self.starts.iter().filter_map(|(s, e)| lower.find(s.as_str()).map(|at| (at, e.clone()))).min_by_key(|(at, _)| *at)
+    }
+
+    /// A line (or the start of one) that may be a bare call: a `{` or `[` first.
+    fn bare(&self, line: &str) -> bool {
+        self.bare_lines && line.trim_start_matches([' ', '\t']).starts_with(['{', '['])
     }
 
     fn closes(&self, lower: &str, ends: &[usize]) -> bool {
@@ -347,6 +357,14 @@ impl StreamParser {
                 (Class::Naked(op), _) => State::Naked { start, start_line: line_no, name: rules.op(op).name.clone() },
                 // An unfenced operation line is not response text (§unfenced-operation).
                 (Class::Unfenced(_), _) => State::Top,
+                // A whole line that reads as native markup, or draws its receipt, is not shown.
+                _ if self.markers.bare(text) && {
+                    let r = crate::native::read(text, rules, cls.registry);
+                    r.rewritten.is_some() || r.receipt.is_some()
+                } =>
+                {
+                    State::Top
+                }
                 _ => {
                     let lower = text.to_ascii_lowercase();
                     match self.markers.opens(&lower) {
@@ -456,6 +474,10 @@ impl StreamParser {
         }
         let t = p.trim_start_matches(' ');
         if p.len() - t.len() <= 3 && (t.is_empty() || t.starts_with(['`', '~'])) {
+            return 0;
+        }
+        // A bare JSON value or Python list may be a call until its line ends.
+        if self.markers.bare(p) {
             return 0;
         }
         // A column-zero name still being written, or written whole (a naked or unfenced line).

@@ -172,33 +172,34 @@ fn rules_copy(name: &str) -> PathBuf {
     dir
 }
 
-/// IBM Granite's markup: `<|tool_call|>` and a JSON array of calls. No built-in family reads it.
-const GRANITE_FAMILY: &str = r#"family: granite
-tag: native-tool-calls
-about: Granite 3 writes `<|tool_call|>` then a JSON array of {"name", "arguments"} objects.
-models: [granite-3.3-8b-instruct]
-blocks:
-  - name: tool_call
-    start: ["<|tool_call|>"]
-    forms:
-      - shape: json
-        name_keys: [name]
-        argument_keys: [arguments]
-        array: true
-    recovery:
-      missing_end: true
-      truncated_body: true
-"#;
-const GRANITE_TURN: &[u8] =
-    b"Let me look.\n<|tool_call|>[{\"name\": \"READ\", \"arguments\": {\"path\": \"src/a.rs\", \"range\": [1, 40]}}]\n";
+/// The README's "Adding a native tool-call family" walkthrough, as written there: its family
+/// file (the first ```yaml block of the section) and its turn (the first ```text block).
+fn walkthrough() -> (String, String) {
+    let readme = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let at = readme.find("## Adding a native tool-call family").expect("the walkthrough section");
+    let section = &readme[at..];
+    let block = |fence: &str| -> String {
+        let start = section.find(fence).unwrap_or_else(|| panic!("a {fence} block")) + fence.len();
+        let body = &section[start..];
+        let end = body.find("```").unwrap();
+        // The YAML is indented under its list item: the block's own indentation goes.
+        let body = &body[body.find('\n').unwrap() + 1..end];
+        let indent = body.lines().next().map(|l| l.len() - l.trim_start().len()).unwrap_or(0);
+        body.lines().map(|l| l.get(indent..).unwrap_or("").trim_end()).collect::<Vec<_>>().join("\n")
+    };
+    (block("```yaml"), block("```text") + "\n")
+}
 
 /// §native-tool-calls: a family added as one YAML file in a rules directory given with `--rules`
-/// is read at once, with no Rust change and no rebuild; the built-in rules do not read it.
+/// is read at once, with no Rust change and no rebuild; the built-in rules do not read it. The
+/// family and turn are the README walkthrough's, run as written.
 #[test]
 fn native_tool_calls_a_family_added_as_yaml_is_read_with_rules_dir() {
-    let dir = rules_copy("granite");
-    std::fs::write(dir.join("native/granite.yaml"), GRANITE_FAMILY).unwrap();
-    let with = run_stdin(&["--rules", dir.to_str().unwrap(), "-"], GRANITE_TURN);
+    let (family, turn) = walkthrough();
+    assert!(family.starts_with("family: acme\n"), "{family}");
+    let dir = rules_copy("acme");
+    std::fs::write(dir.join("native/acme.yaml"), &family).unwrap();
+    let with = run_stdin(&["--rules", dir.to_str().unwrap(), "-"], turn.as_bytes());
     assert_eq!(with.status.code(), Some(0), "{}", String::from_utf8_lossy(&with.stderr));
     let v: serde_json::Value = serde_json::from_slice(&with.stdout).unwrap();
     let statements: Vec<&serde_json::Value> = v["items"].as_array().unwrap().iter().filter(|i| i["kind"] == "statement").collect();
@@ -206,9 +207,10 @@ fn native_tool_calls_a_family_added_as_yaml_is_read_with_rules_dir() {
     let s = &statements[0]["statement"];
     assert_eq!((s["op"].as_str(), s["target"]["raw"].as_str()), (Some("READ"), Some("src/a.rs")), "{v}");
     assert_eq!(s["lineMarker"]["marks"], serde_json::json!([1, 40]), "{v}");
+    assert_eq!(s["position"]["line"], 2, "{v}");
     assert!(v["items"].as_array().unwrap().iter().all(|i| i["kind"] != "error"), "no diagnostic for a reading: {v}");
 
-    let without = run_stdin(&["-"], GRANITE_TURN);
+    let without = run_stdin(&["-"], turn.as_bytes());
     let v: serde_json::Value = serde_json::from_slice(&without.stdout).unwrap();
     assert!(v["items"].as_array().unwrap().iter().all(|i| i["kind"] != "statement"), "built-in rules read it: {v}");
 }
@@ -217,14 +219,12 @@ fn native_tool_calls_a_family_added_as_yaml_is_read_with_rules_dir() {
 /// the path inside it and the rule broken.
 #[test]
 fn a_broken_rules_dir_names_file_path_and_rule() {
+    let (family, turn) = walkthrough();
     let dir = rules_copy("broken");
-    std::fs::write(
-        dir.join("native/granite.yaml"),
-        GRANITE_FAMILY.replace("        array: true\n", "        array: true\n        colour: red\n"),
-    )
-    .unwrap();
-    let out = run_stdin(&["--rules", dir.to_str().unwrap(), "-"], GRANITE_TURN);
-    assert_unreadable(&out, "granite.yaml");
+    std::fs::write(dir.join("native/acme.yaml"), family.replace("        array: true\n", "        array: true\n        colour: red\n"))
+        .unwrap();
+    let out = run_stdin(&["--rules", dir.to_str().unwrap(), "-"], turn.as_bytes());
+    assert_unreadable(&out, "acme.yaml");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("/blocks/0/forms/0") && err.contains("colour") && err.contains("additionalProperties"), "{err}");
 }

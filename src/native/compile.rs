@@ -551,6 +551,29 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
             });
         }
     }
+    // The scan reports the longest spelling at a place: where a longer one is written, every
+    // shorter one it begins with is written too (`<function_calls>` holds `<function_calls`),
+    // so the longer opens their blocks as well, in family order.
+    let shorter: Vec<Vec<usize>> = spellings
+        .iter()
+        .map(|(long, _)| {
+            let mut more: Vec<usize> = spellings
+                .iter()
+                .filter(|(short, _)| short.len() < long.len() && long.starts_with(short.as_str()))
+                .flat_map(|(_, v)| v.iter().copied())
+                .collect();
+            more.sort_unstable();
+            more
+        })
+        .collect();
+    for ((_, v), more) in spellings.iter_mut().zip(shorter) {
+        for b in more {
+            if !v.contains(&b) {
+                v.push(b);
+            }
+        }
+        v.sort_unstable();
+    }
     let pats: Vec<&str> = spellings.iter().map(|(s, _)| s.as_str()).collect();
     let openings = Markers::scanner(&pats);
     let kept: Vec<&(String, Vec<usize>)> = spellings.iter().filter(|(_, v)| !v.iter().all(|&b| blocks[b].json_call_only())).collect();

@@ -510,7 +510,8 @@ fn reasoning_before(ctx: &Ctx, s: &str, from: usize, to: usize) -> Option<(usize
     }
 }
 
-/// The block one of `blocks` opens at `at`: the first whose calls all map, else the first read.
+/// The block one of `blocks` opens at `at`: the first whose calls all map, else the first read
+/// (with calls, when one is).
 fn open_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, blocks: &[usize]) -> Option<Found<'a>> {
     let mut first: Option<Found<'a>> = None;
     for &bi in blocks {
@@ -543,7 +544,9 @@ fn open_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, blocks: &[usize])
         if found.readable && !found.calls.is_empty() && found.map_all(ctx) {
             return Some(found);
         }
-        if first.is_none() {
+        // The receipt names the first block read with calls: a block of another family that
+        // shares the marker and read none says less.
+        if first.as_ref().map(|f| f.calls.is_empty() && !found.calls.is_empty()).unwrap_or(true) {
             first = Some(found);
         }
     }
