@@ -580,7 +580,8 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
     let json_blocks_json_only = blocks.iter().filter(|b| b.opening == Opening::Json).all(|b| b.json_only);
     let unnamed = (json_blocks_json_only && kept.len() < spellings.len()).then(|| {
         let pats: Vec<&str> = kept.iter().map(|(s, _)| s.as_str()).collect();
-        (Markers::scanner(&pats), kept.iter().map(|(_, v)| v.clone()).collect())
+        // A kept spelling opens only its other blocks there: the JSON-only ones are refused.
+        (Markers::scanner(&pats), kept.iter().map(|(_, v)| v.iter().copied().filter(|&b| !blocks[b].json_call_only()).collect()).collect())
     });
     let opens = spellings.into_iter().map(|(_, v)| v).collect();
     let keys = rules.tables.native_parameters.as_ref().map(super::map::Keys::new).unwrap_or_default();

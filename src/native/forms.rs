@@ -307,7 +307,11 @@ fn name_json<'a>(
     // name's line or the next: `NAME{…}`, `>>>NAME\n{…}`).
     let (a, ae) = if args.is_empty() {
         let b = s.as_bytes();
-        let lim = line_end(s, line_end(s, p) + 1).min(to);
+        // On the name's line or the next, searched within the call's bound only.
+        let lim = match memchr::memchr(b'\n', &b[q..to]) {
+            Some(i) => memchr::memchr(b'\n', &b[q + i + 1..to]).map(|j| q + i + 1 + j).unwrap_or(to),
+            None => to,
+        };
         let a = q + memchr::memchr(b'{', &b[q..lim])?;
         (a, a)
     } else {

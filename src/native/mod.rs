@@ -218,11 +218,11 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// The scanner to go on with when `blocks` (those an opening in `s` may open) are refused
-    /// because no JSON value of `s` can name a call: the openings without such spellings.
+    /// The scanner to go on with when some of `blocks` (those an opening in `s` may open) are
+    /// refused because no JSON value of `s` can name a call: the openings without them.
     fn unnamed_openings(&self, s: &str, blocks: &[usize]) -> Option<&'a (compile::Markers, Vec<Vec<usize>>)> {
         let unnamed = self.c.unnamed.as_ref()?;
-        if !blocks.iter().all(|&b| self.c.blocks[b].json_call_only()) {
+        if !blocks.iter().any(|&b| self.c.blocks[b].json_call_only()) {
             return None;
         }
         let named = if std::ptr::eq(s, self.input) {
@@ -571,8 +571,10 @@ fn read_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Opt
 /// all its line holds, so a bracket in prose (`[a link](x)`) is no call.
 #[inline(never)]
 fn list_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Option<Found<'a>> {
-    let (calls, end, _) = sequence_in(ctx, s, at, to, bi, false)?;
-    let le = line_end(s, end).min(to);
+    // Read within its line: a line-start `[` per line costs its line, however many lines run
+    // unclosed.
+    let le = line_end(s, at).min(to);
+    let (calls, end, _) = sequence_in(ctx, s, at, le, bi, false)?;
     if !s[end.min(le)..le].trim().is_empty() {
         return None;
     }
@@ -618,12 +620,16 @@ fn marker_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> O
     let b = &ctx.c.blocks[bi];
     let mut cs = b.start.at(s, at, to)?;
     let marker = Cow::Borrowed(&s[at..cs]);
-    if !b.header_end.is_empty() {
-        // A header on the marker's line, up to its end marker (`NAME<|content_invoke_tool_json|>`).
-        let le = line_end(s, cs).min(to);
-        cs = b.header_end.find(s, cs, le)?.1;
-    }
     let next_same = b.start.find(s, cs, to).map(|m| m.0).unwrap_or(to);
+    if !b.header_end.is_empty() {
+        // A header on the marker's line, up to its end marker (`NAME<|content_invoke_tool_json|>`),
+        // looked for before the next start only (a line of starts is crossed once).
+        let (_, e, _) = b.header_end.find(s, cs, next_same)?;
+        if memchr::memchr(b'\n', &s.as_bytes()[cs..e]).is_some() {
+            return None;
+        }
+        cs = e;
+    }
     let (ce, closed) = match b.end.find(s, cs, next_same) {
         Some((a, e, _)) => (a, Some(e)),
         None => (next_same, None),
@@ -823,8 +829,11 @@ fn rewrite(input: &str, found: &[Found]) -> String {
         }
         let end = b.end.min(input.len());
         let last = lines.of(end);
-        let le = input[end..].find('\n').map(|i| end + i).unwrap_or(input.len());
-        if input[end..le].trim().is_empty() {
+        // Whether only blanks follow the block on its line, read up to the first other byte (a
+        // line of many inline blocks is not crossed to its end once a block).
+        let ib = input.as_bytes();
+        let le = end + input[end..].find(|c: char| c == '\n' || !c.is_whitespace()).unwrap_or(input.len() - end);
+        if le >= ib.len() || ib[le] == b'\n' {
             while cur <= last {
                 out.push('\n');
                 cur += 1;
