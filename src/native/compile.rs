@@ -20,17 +20,157 @@ pub(crate) struct Markers {
     spellings: Vec<String>,
     start: StartKind,
     ac: OnceLock<Option<AhoCorasick>>,
-    /// Every byte a match may start with (both ASCII cases), when there are at most three: a
-    /// search first finds one by memchr, and a span holding none never reaches the automaton.
-    first: Option<Vec<u8>>,
-    /// Per first byte: a one-byte spelling no longer spelling starts with; such a byte is the
-    /// whole leftmost-longest match where it is found.
-    alone: [Option<u32>; 3],
-    /// Per first byte: the bytes a spelling may have second (both ASCII cases; every byte when
-    /// a one-byte spelling starts with it). A first byte followed by none of them starts no
-    /// match, so the search passes it by without the automaton: the openings meet every `<`,
-    /// `[` and `{` of outside text and nearly none opens markup.
-    second: [[u64; 4]; 3],
+    /// The byte search that leads [`Self::find`], when the spellings allow one.
+    lead: Option<Anchors>,
+}
+
+/// How a marker set is found without running its automaton over every byte: each spelling is
+/// anchored on one byte it holds near its start (the rarest kind it has: `<` before `{`
+/// before other punctuation before a letter), memchr finds the anchor bytes, and only the
+/// starts they imply are tried, by their first two bytes and then the anchored automaton.
+/// The openings meet every `<`, `[` and `{` of outside text and nearly none opens markup;
+/// anchoring `functools[` on its `[` spares a stop at every `f` of the prose.
+#[derive(Debug)]
+struct Anchors {
+    /// The anchor bytes (both ASCII cases of a letter), at most [`ANCHORS_MAX`].
+    bytes: Vec<u8>,
+    /// Per anchor byte: how far after a spelling's start it stands, largest first (so the
+    /// starts tried from one hit rise).
+    offsets: Vec<Vec<usize>>,
+    /// The largest offset: a hit further than this past a match cannot imply an earlier one.
+    reach: usize,
+    /// Per byte: 1 + its index in `bytes`, or 0 where it anchors nothing.
+    anchor_of: [u8; 256],
+    /// Per byte: 1 + its index in `seconds`, or 0 where no spelling starts with it.
+    first_of: [u8; 256],
+    /// Per first byte: the bytes a spelling may have second (every byte when a one-byte
+    /// spelling starts with it), and the pattern of a one-byte spelling no longer spelling
+    /// starts with (such a byte is the whole leftmost-longest match where it stands).
+    seconds: Vec<(u8, [u64; 4], Option<u32>)>,
+}
+
+/// The most anchor bytes a marker set is searched by (three per memchr pass, see
+/// [`first_hit`]); the built-in openings anchor on four (`<`, `{`, `[`, `>`).
+const ANCHORS_MAX: usize = 6;
+
+/// The furthest into a spelling an anchor may stand.
+const ANCHOR_REACH: usize = 16;
+
+/// An anchor's rank: lower is rarer in outside text, so preferred.
+fn anchor_rank(c: u8) -> u8 {
+    match c {
+        b'<' => 0,
+        b'{' => 1,
+        b'[' => 2,
+        b'>' => 3,
+        b'|' | b']' | b'}' | b'(' | b')' => 4,
+        _ if c.is_ascii_punctuation() => 5,
+        _ if c.is_ascii_alphanumeric() => 7,
+        _ => 6,
+    }
+}
+
+fn has(set: &[u64; 4], c: u8) -> bool {
+    set[c as usize / 64] & (1 << (c % 64)) != 0
+}
+
+fn put(set: &mut [u64; 4], c: u8) {
+    set[c as usize / 64] |= 1 << (c % 64);
+}
+
+impl Anchors {
+    fn new(spellings: &[String]) -> Option<Anchors> {
+        if spellings.is_empty() {
+            return None;
+        }
+        let mut bytes: Vec<u8> = Vec::new();
+        let mut offsets: Vec<Vec<usize>> = Vec::new();
+        let mut firsts = [0u64; 4];
+        let mut anchor_of = [0u8; 256];
+        let mut first_of = [0u8; 256];
+        for sp in spellings {
+            let sb = sp.as_bytes();
+            // The first byte always anchors; a later one only if it is ASCII (a byte inside a
+            // multi-byte character could be met inside another character too, harmlessly, but
+            // it would be a dense byte of non-Latin prose).
+            let (j, c) = sb
+                .iter()
+                .take(ANCHOR_REACH)
+                .enumerate()
+                .filter(|&(j, &c)| j == 0 || c.is_ascii_punctuation())
+                .min_by_key(|&(j, &c)| (anchor_rank(c), j))
+                .map(|(j, &c)| (j, c))?;
+            for c in [c, c.to_ascii_lowercase(), c.to_ascii_uppercase()] {
+                let k = match bytes.iter().position(|&x| x == c) {
+                    Some(k) => k,
+                    None => {
+                        bytes.push(c);
+                        offsets.push(Vec::new());
+                        bytes.len() - 1
+                    }
+                };
+                if !offsets[k].contains(&j) {
+                    offsets[k].push(j);
+                }
+            }
+            for c in [sb[0], sb[0].to_ascii_lowercase(), sb[0].to_ascii_uppercase()] {
+                put(&mut firsts, c);
+            }
+        }
+        if bytes.len() > ANCHORS_MAX {
+            return None;
+        }
+        for o in &mut offsets {
+            o.sort_unstable_by(|a, b| b.cmp(a));
+        }
+        let reach = offsets.iter().flatten().copied().max().unwrap_or(0);
+        for (k, &c) in bytes.iter().enumerate() {
+            anchor_of[c as usize] = k as u8 + 1;
+        }
+        let mut seconds: Vec<(u8, [u64; 4], Option<u32>)> = Vec::new();
+        for c in (0..=255u8).filter(|&c| has(&firsts, c)) {
+            let starts = |sp: &&String| sp.as_bytes()[0].eq_ignore_ascii_case(&c);
+            let mut set = [0u64; 4];
+            for sp in spellings.iter().filter(starts) {
+                match sp.as_bytes().get(1) {
+                    None => set = [u64::MAX; 4],
+                    Some(&d) => {
+                        for d in [d, d.to_ascii_lowercase(), d.to_ascii_uppercase()] {
+                            put(&mut set, d);
+                        }
+                    }
+                }
+            }
+            let longer = spellings.iter().filter(starts).any(|sp| sp.len() > 1);
+            // The first one-byte spelling: leftmost-longest reports the earliest pattern.
+            let one = spellings.iter().position(|sp| sp.len() == 1 && starts(&sp));
+            seconds.push((c, set, if longer { None } else { one.map(|p| p as u32) }));
+            first_of[c as usize] = seconds.len() as u8;
+        }
+        Some(Anchors { bytes, offsets, reach, anchor_of, first_of, seconds })
+    }
+}
+
+/// The first position in `hay` holding one of `bytes`, by one memchr pass per three bytes.
+/// Each pass looks only before the best hit so far, so no byte is read more than once per
+/// pass and a search stays linear whichever bytes are dense.
+fn first_hit(bytes: &[u8], hay: &[u8]) -> Option<usize> {
+    let mut best = None;
+    let mut end = hay.len();
+    for g in bytes.chunks(3) {
+        let h = &hay[..end];
+        let i = match *g {
+            [a] => memchr::memchr(a, h),
+            [a, b] => memchr::memchr2(a, b, h),
+            [a, b, c] => memchr::memchr3(a, b, c, h),
+            _ => unreachable!("chunks of one to three"),
+        };
+        if let Some(i) = i {
+            best = Some(i);
+            end = i;
+        }
+    }
+    best
 }
 
 impl Markers {
@@ -40,53 +180,19 @@ impl Markers {
     }
 
     /// The openings searched over all outside text of every emission. Anchored too: each
-    /// position the first-byte search stops at is tried alone (see [`Self::find`]).
+    /// start the anchor search implies is tried alone (see [`Self::find`]).
     pub(crate) fn scanner<S: AsRef<str>>(spellings: &[S]) -> Markers {
         Self::with(spellings, StartKind::Both)
     }
 
     /// Every marker is a contiguous NFA: it builds in a fraction of a DFA's time, and the
-    /// search over outside text is led by the automaton's first-byte prefilter either way (on
-    /// a megabyte of tag-dense HTML the DFA saved 1% of the parse; its build cost 4 M
-    /// instructions, half a short CLI run).
+    /// search over outside text is led by the anchor search either way (on a megabyte of
+    /// tag-dense HTML the DFA saved 1% of the parse; its build cost 4 M instructions, half a
+    /// short CLI run).
     fn with<S: AsRef<str>>(spellings: &[S], start: StartKind) -> Markers {
         let spellings: Vec<String> = spellings.iter().map(|s| s.as_ref()).filter(|s| !s.is_empty()).map(str::to_string).collect();
-        let mut first: Vec<u8> = Vec::new();
-        for sp in &spellings {
-            let b = sp.as_bytes()[0];
-            for c in [b, b.to_ascii_lowercase(), b.to_ascii_uppercase()] {
-                if !first.contains(&c) {
-                    first.push(c);
-                }
-            }
-        }
-        let mut alone = [None; 3];
-        if first.len() <= 3 {
-            for (i, &c) in first.iter().enumerate() {
-                let starts = |sp: &&String| sp.as_bytes()[0].eq_ignore_ascii_case(&c);
-                let longer = spellings.iter().filter(starts).any(|sp| sp.len() > 1);
-                // The first one-byte spelling: leftmost-longest reports the earliest pattern.
-                let one = spellings.iter().position(|sp| sp.len() == 1 && starts(&sp));
-                alone[i] = if longer { None } else { one.map(|p| p as u32) };
-            }
-        }
-        let mut second = [[0u64; 4]; 3];
-        if first.len() <= 3 {
-            for (k, &c) in first.iter().enumerate() {
-                for sp in spellings.iter().filter(|sp| sp.as_bytes()[0].eq_ignore_ascii_case(&c)) {
-                    match sp.as_bytes().get(1) {
-                        None => second[k] = [u64::MAX; 4],
-                        Some(&d) => {
-                            for d in [d, d.to_ascii_lowercase(), d.to_ascii_uppercase()] {
-                                second[k][d as usize / 64] |= 1 << (d % 64);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        let first = (!first.is_empty() && first.len() <= 3).then_some(first);
-        Markers { spellings, start, ac: OnceLock::new(), first, alone, second }
+        let lead = Anchors::new(&spellings);
+        Markers { spellings, start, ac: OnceLock::new(), lead }
     }
 
     /// The automaton, built the first time it is asked for (leftmost-longest, ASCII
@@ -118,39 +224,49 @@ impl Markers {
         if from >= to || to > s.len() {
             return None;
         }
-        let Some(first) = &self.first else { return Self::find_in(ac, s, from, to) };
+        let Some(lead) = &self.lead else { return Self::find_in(ac, s, from, to) };
         let b = s.as_bytes();
+        let mut best: Option<(usize, usize, usize)> = None;
         let mut p = from;
         loop {
-            let hay = &b[p..to];
-            let i = match first[..] {
-                [a] => memchr::memchr(a, hay),
-                [a, b] => memchr::memchr2(a, b, hay),
-                [a, b, c] => memchr::memchr3(a, b, c, hay),
-                _ => unreachable!("at most three first bytes"),
-            }?;
-            let at = p + i;
-            let k = first.iter().position(|&c| c == hay[i]).unwrap_or(0);
-            if let Some(p) = self.alone[k] {
-                return Some((at, at + 1, p as usize));
+            // Past `best`'s start plus the reach, no hit implies an earlier start.
+            let limit = best.map_or(to, |m| (m.0 + lead.reach + 1).min(to));
+            if p >= limit {
+                return best;
             }
-            let set = &self.second[k];
-            let next = b.get(at + 1).filter(|_| at + 1 < to).map(|&d| set[d as usize / 64] & (1 << (d % 64)) != 0);
-            // No match starts at `at` unless its second byte may follow (or a one-byte
-            // spelling stands there alone). A match starting there is the leftmost one; else
-            // the search goes on from the next byte. Tried anchored, the automaton reads only
-            // the spellings that start at `at` (unanchored, it went on over the text after a
-            // match to be sure no longer one overlapped, and over every byte to the next match).
-            if next.unwrap_or(false) || set[0] == u64::MAX {
-                if self.start == StartKind::Unanchored {
-                    return Self::find_in(ac, s, at, to);
+            let Some(i) = first_hit(&lead.bytes, &b[p..limit]) else { return best };
+            let at = p + i;
+            let k = lead.anchor_of[b[at] as usize] as usize - 1;
+            for &j in &lead.offsets[k] {
+                if j > at - from || best.is_some_and(|m| at - j >= m.0) {
+                    continue;
                 }
-                if let Some(m) = ac.find(Input::new(s).range(at..to).anchored(Anchored::Yes)) {
-                    return Some((m.start(), m.end(), m.pattern().as_usize()));
+                if let Some(m) = self.try_at(lead, ac, s, at - j, to) {
+                    best = Some(m);
+                    break;
                 }
             }
             p = at + 1;
         }
+    }
+
+    /// A match starting at `st`: ruled out by its first two bytes where they allow no
+    /// spelling, else read by the anchored automaton, which reads only the spellings that
+    /// start there.
+    fn try_at(&self, lead: &Anchors, ac: &AhoCorasick, s: &str, st: usize, to: usize) -> Option<(usize, usize, usize)> {
+        let b = s.as_bytes();
+        let (_, set, alone) = lead.seconds.get((lead.first_of[b[st] as usize] as usize).checked_sub(1)?)?;
+        if let Some(p) = alone {
+            return Some((st, st + 1, *p as usize));
+        }
+        let next_may = st + 1 < to && has(set, b[st + 1]);
+        if !next_may && set[0] != u64::MAX {
+            return None;
+        }
+        if self.start == StartKind::Unanchored {
+            return Self::find_in(ac, s, st, to).filter(|m| m.0 == st);
+        }
+        ac.find(Input::new(s).range(st..to).anchored(Anchored::Yes)).map(|m| (m.start(), m.end(), m.pattern().as_usize()))
     }
 
     fn find_in(ac: &AhoCorasick, s: &str, from: usize, to: usize) -> Option<(usize, usize, usize)> {
@@ -637,10 +753,11 @@ mod tests {
     }
 
     /// The first-byte search agrees with the automaton alone, for the opening scanner and for
-    /// marker sets with one, two and three first bytes, one-byte spellings alone or leading
-    /// longer ones, in any case.
+    /// marker sets anchored on one to six bytes (past the first: `functools[` on its `[`,
+    /// `]<]x` on its `<`, `x|y<` found after the `|` inside it), one-byte spellings alone or
+    /// leading longer ones, in any case, and a set with too many anchors for memchr.
     #[test]
-    fn native_tool_calls_first_byte_search_agrees_with_the_automaton() {
+    fn native_tool_calls_anchor_search_agrees_with_the_automaton() {
         let c = compile(Rules::builtin());
         let sets = [
             Markers::new(&["{", "{x", "[TOOL_CALLS]"]),
@@ -652,8 +769,12 @@ mod tests {
             Markers::new(&["q", "Q"]),
             Markers::new(&["<Ab", "<|x", "[T"]),
             Markers::new(&["<", "<a", "{"]),
+            Markers::new(&["functools[", "[", ">>>", "]<]x", "fx"]),
+            Markers::new(&["ab<", "b<", "<"]),
+            Markers::new(&["|", "x|y<"]),
+            Markers::new(&["a", "b", "c", "d", "e", "f", "g"]),
         ];
-        assert!(c.openings.first.is_some(), "the openings take the first-byte search");
+        assert!(c.openings.lead.is_some(), "the openings take the anchor search");
         let mut all: Vec<&Markers> = sets.iter().collect();
         all.push(&c.openings);
         const PIECES: &[&str] = &[
@@ -683,6 +804,16 @@ mod tests {
             "<｜DSML｜",
             "<tool_call>",
             "<!--",
+            "functools[",
+            "f",
+            ">>>",
+            "]<]x",
+            "fx",
+            "ab<",
+            "x|y<",
+            "|",
+            "c",
+            "g",
         ];
         let check = |s: &str| {
             for m in &all {

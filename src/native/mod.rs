@@ -440,11 +440,17 @@ fn scan<'a>(ctx: &Ctx, s: &'a str, from: usize, to: usize, most: usize) -> Vec<F
     // no quotation is left.
     let mut quote: Option<Option<(usize, usize)>> = None;
     // The next reasoning span, looked up the same way; one closed before any opens began before
-    // the emission (the template opened it).
-    let mut think: Option<Option<(usize, usize)>> = reasoning_before(ctx, s, from, to).map(Some);
+    // the emission (the template opened it). Both are looked up at the first opening only: a
+    // turn with no native markup pays no search for reasoning markers.
+    let mut think: Option<Option<(usize, usize)>> = None;
+    let mut opened = false;
     let (mut openings, mut opens) = (&ctx.c.openings, &ctx.c.opens);
     while pos < to {
         let Some((m0, _, pat)) = openings.find(s, pos, to) else { break };
+        if !opened {
+            opened = true;
+            think = reasoning_before(ctx, s, from, to).map(Some);
+        }
         if think.map(|q| q.map(|q| q.0 < pos && q.1 <= pos).unwrap_or(false)).unwrap_or(true) {
             think = Some(next_reasoning(ctx, s, pos, to));
         }
