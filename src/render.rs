@@ -325,7 +325,7 @@ pub fn frame(heading: &str, body: Option<&str>, taught_width: usize) -> String {
 /// body's fence line names a runtime only when it is registered) plus the statement's own.
 fn read_back_options(s: &Statement, options: &ParseOptions) -> (ParseOptions, Entry) {
     let rules = options.rules();
-    let mut executors = options.executors.clone().unwrap_or_else(|| rules.tables.executors.default.clone());
+    let mut executors = options.executors.clone().unwrap_or_else(|| rules.tables.executors.always.clone());
     if let Head::Runtime(r) = &s.head {
         if !executors.iter().any(|e| e == r) {
             executors.push(r.clone());
@@ -466,7 +466,7 @@ pub fn stringify_all_with<'a, 's: 'a>(statements: impl IntoIterator<Item = &'a S
 /// Whether a rendered program reads back as `list`, in order (positions aside).
 fn program_reads_back(text: &str, list: &[&Statement], options: &ParseOptions) -> bool {
     let rules = options.rules();
-    let mut executors = options.executors.clone().unwrap_or_else(|| rules.tables.executors.default.clone());
+    let mut executors = options.executors.clone().unwrap_or_else(|| rules.tables.executors.always.clone());
     let mut entry = Entry::Statements;
     for s in list {
         let (o, e) = read_back_options(s, options);

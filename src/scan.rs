@@ -387,11 +387,13 @@ pub enum Named {
     Exec(usize),
 }
 
-/// The executors a parse knows: the host's names, matched under §executor-case and
-/// §executor-js-spelling.
+/// The executors a parse knows: the host's names plus the rule set's `always` (`sh`,
+/// §fence-heading-in-body), matched under §executor-case and §executor-js-spelling.
 #[derive(Debug, Clone)]
 pub struct Registry<'o> {
-    pub names: &'o [String],
+    /// The host's names in its order, then each `always` name the host did not name. Borrowed
+    /// when that is one list as it stands (the host named none, or named every `always` name).
+    pub names: std::borrow::Cow<'o, [String]>,
     case_insensitive: bool,
     /// The rule set's alternative spellings, resolved at lookup: one is read only for a tag that
     /// names no executor, so building the table per parse would cost every parse for the few
@@ -401,12 +403,25 @@ pub struct Registry<'o> {
 
 impl<'o> Registry<'o> {
     pub fn new(rules: &'o Rules, executors: Option<&'o [String]>) -> Registry<'o> {
-        let names: &'o [String] = match executors {
-            Some(list) => list,
-            None => &rules.tables.executors.default,
-        };
+        let always = &rules.tables.executors.always;
         let case_insensitive = rules.tables.executors.case_insensitive;
+        let eq = |a: &str, b: &str| if case_insensitive { a.eq_ignore_ascii_case(b) } else { a == b };
+        let names = match executors {
+            None => std::borrow::Cow::Borrowed(always.as_slice()),
+            // A host list that leaves out an `always` name does not make it unknown.
+            Some(list) if always.iter().any(|a| !list.iter().any(|n| eq(n, a))) => {
+                let mut all = list.to_vec();
+                all.extend(always.iter().filter(|a| !list.iter().any(|n| eq(n, a))).cloned());
+                std::borrow::Cow::Owned(all)
+            }
+            Some(list) => std::borrow::Cow::Borrowed(list),
+        };
         Registry { names, case_insensitive, aliases: &rules.tables.executors.aliases }
+    }
+
+    /// Whether these are the rule set's `always` names alone (the shared classifier tables).
+    fn is_always(&self, rules: &Rules) -> bool {
+        matches!(&self.names, std::borrow::Cow::Borrowed(n) if std::ptr::eq(*n, rules.tables.executors.always.as_slice()))
     }
 
     fn eq(&self, a: &str, b: &str) -> bool {
@@ -513,7 +528,7 @@ impl ClassTables {
 
 impl<'r> Classifier<'r> {
     pub fn new(rules: &'r Rules, registry: &'r Registry<'r>) -> Classifier<'r> {
-        let tables = if std::ptr::eq(registry.names, rules.tables.executors.default.as_slice()) {
+        let tables = if registry.is_always(rules) {
             Tables::Shared(rules.default_class_tables.get_or_init(|| ClassTables::new(rules, registry)))
         } else {
             Tables::Own(Box::new(ClassTables::new(rules, registry)))
@@ -549,7 +564,7 @@ impl ClassTables {
             exec_first[b.to_ascii_lowercase() as usize] = true;
             exec_first[b.to_ascii_uppercase() as usize] = true;
         };
-        for n in registry.names {
+        for n in registry.names.iter() {
             if let Some(&b) = n.as_bytes().first() {
                 mark(b);
             }

@@ -193,7 +193,7 @@ pub fn load(rules_dir: &Path, schemas: &Schemas, generator: &str) -> Result<Tabl
 
     let tables = Tables {
         format: "plurnk-parser-tables".into(),
-        format_version: 1,
+        format_version: 2,
         generator: generator.into(),
         spec: "6.0.0".into(),
         fence: ops.fence,

@@ -35,8 +35,8 @@ pub struct FenceRules {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExecutorRules {
-    /// Registered when the host names none.
-    pub default: Vec<String>,
+    /// Known in every parse; the host's names add to these (§fence-heading-in-body).
+    pub always: Vec<String>,
     /// Whether a tag matches a registered name in any case.
     pub case_insensitive: bool,
     /// Spellings that name another registered executor.
