@@ -418,12 +418,6 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
             break;
         }
     }
-    if out.aborted {
-        let mut items = out.items;
-        items.retain(|i| !matches!(i, Item::Text(_)));
-        items.sort_by_key(item_position);
-        return ParseResult { items, unparsed_tail: None };
-    }
     for s in &regions.shown {
         let name = match s.named {
             Named::Op(i) => rules.op(i).name.clone(),

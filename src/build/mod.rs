@@ -60,8 +60,6 @@ fn lend<T>(cell: &std::cell::Cell<Vec<T>>) -> Vec<T> {
 pub struct Out<'a> {
     pub items: Vec<Item<'a>>,
     pub tail: Option<UnparsedTail>,
-    /// Reading stopped at a refusal the tier cannot recover from.
-    pub aborted: bool,
     /// The last region's heading was refused at the closing fence on the next line: that fence
     /// stays outside text (§parser-position: the heading's reading ended where the error points).
     pub ended_at_heading: bool,
@@ -192,8 +190,6 @@ enum Refusal {
     /// An error at the closing fence on the line under the heading: the statement is that line.
     ErrorAtCloser(ParseError),
     Tail(UnparsedTail),
-    /// A refusal after which the tier reads nothing more (a client heading in a protocol tier).
-    Abort(ParseError),
 }
 
 /// Builds every statement of one region; `false` when the input's boundary was lost.
@@ -258,11 +254,6 @@ fn build_segments<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, segs: &[Segment], out: &m
             Err(Refusal::ErrorAtCloser(e)) => {
                 out.items.push(Item::Error(e));
                 out.ended_at_heading = true;
-            }
-            Err(Refusal::Abort(e)) => {
-                out.items.push(Item::Error(e));
-                out.aborted = true;
-                return false;
             }
             Err(Refusal::Tail(t)) => {
                 out.tail = Some(t);
@@ -379,7 +370,8 @@ fn statement_lexed<'a>(
     let unexpected = |found: String, expected: String, at: usize| -> Refusal { Refusal::Error(unexpected_error(found, expected, at)) };
     let aside_text = |open: usize, inner: (usize, usize), closed: bool| &line[open..if closed { inner.1 + 3 } else { inner.1 }];
 
-    // The client tier's heading in a protocol tier (§tier-entrypoints).
+    // The client tier's heading in a protocol tier (§tier-entrypoints) is one bounded refusal:
+    // its block is refused and every statement and text around it stands (§turn-shape).
     if let Some(o) = op {
         if o.tier == Tier::Client && !client {
             let e = make(
@@ -389,7 +381,7 @@ fn statement_lexed<'a>(
                 &[("found", &ctx.text(DiagId::TokenClientHeader)), ("expected", &ctx.text(DiagId::ExpectedFenceHeader))],
                 wf(),
             );
-            return Err(Refusal::Abort(e));
+            return Err(Refusal::Error(e));
         }
     }
 
