@@ -24,8 +24,8 @@
 //! level with its bare closer (`L B`, the corpus's ```` ```sh ````): R0 quotes it and the closer
 //! closes the quotation, each its only move there, so R0 stays the only reading the pair makes
 //! from R0. A compact heading `C` between pairs: R0 reads it as `Compact`, its only move at the
-//! top level. Neither lets a nested reading close N for free: inside N, `L` nests a labeled block
-//! that `B` closes (N open again) or is discarded code, a cost; `C` is an example that pushes
+//! top level. Neither lets a nested reading close N for free: inside N, `L` is N's content, as
+//! in a CommonMark code block, and discarded code, a cost (§balanced-fences); `C` is an example that pushes
 //! nothing (N open still), or ends N at a supplied closer, a repair (it cannot glue: N's top is
 //! not an operation's block). So the count of zero-key readings is unchanged and `units`, which
 //! counts every unit, still bounds it.
@@ -71,12 +71,12 @@
 //! - A heading H_k at the top (N_i or an X): it cannot glue (the top is no operation's block);
 //!   ending the blocks is a repair; as an example it costs unless literal (`w_k < w_i`, op_i
 //!   literal, or op_i prose and H_k an executor), and then its block E_k (labeled, `w_k`) holds
-//!   the unit's body: inner openers cannot close E_k (narrower, labeled or tilde) and nest, their
-//!   closers close them as in R0, and B_k closes E_k, its first valid closer. Read as withheld
-//!   text (only when `w_k < w_i`: the unit is narrow and holds no inner block), its closer B_k,
-//!   narrower than `w_i`, closes an X or nests a new X, or is text at a cost. A compact heading
-//!   is an example pushing nothing, or a repair.
-//! - A labeled unit nests a labeled block that its closer closes (or is discarded code, a cost).
+//!   the unit's body: inner openers cannot close E_k (narrower, labeled or tilde) and are its
+//!   content (a labeled one at a cost), and B_k closes E_k, its first valid closer. Read as
+//!   withheld text (only when `w_k < w_i`: the unit is narrow and holds no inner block), its
+//!   closer B_k, narrower than `w_i`, closes an X, or is text at a cost. A compact heading is an
+//!   example pushing nothing, or a repair.
+//! - A labeled unit is discarded code inside a nested block, a cost (it nests only in a body).
 //! - A bare quotation after an operation unit: a tilde `Q` cannot close a backtick block; a
 //!   backtick `Q` is narrower than every operation unit, so than `w_i` and every X (each X is an
 //!   operation closer's width): it nests, and `Q'`, after a line of text, closes it.
@@ -560,16 +560,10 @@ mod tests {
         let killing = Named::Op(rules.op_index("KILL").unwrap());
         let kill = |line: u32| PLine { kind: PKind::Heading { named: killing, compact: false, open_width: 3 }, ..h(line, 3) };
         use Move::{Close, Nest, Open, Quote};
-        let witnesses: [(&str, Vec<PLine>, Vec<Move>); 3] = [
-            // Narrow units (3, 4, 4 after 5), one holding an inner block whose closer (5) is as
-            // wide as the unit before: the reading that nests at the first closer withholds the
-            // narrow headings as text, closes its nesting at that inner closer, and glues the
-            // 8-wide heading to the 5-wide block, rejoining R0 ahead of it.
-            (
-                "a narrow unit's inner block",
-                vec![h(0, 5), b(2, 5), h(4, 3), b(6, 3), h(8, 4), b(10, 3), b(12, 5), b(14, 4), h(16, 4), b(18, 4), h(20, 8), b(22, 8)],
-                vec![Open, Close, Open, Close, Open, Nest, Close, Close, Open, Close, Open, Close],
-            ),
+        // A narrow unit's inner block (condition 4) has no witness since a nested block's other
+        // fences are its content (§balanced-fences): the reading that nested at an earlier
+        // closer now pays for the inner opener it once nested. The condition stays, as a bound.
+        let witnesses: [(&str, Vec<PLine>, Vec<Move>); 2] = [
             // A bare quotation as wide as the unit before it: the body nests it and closes at
             // its closer (SPEC's "equal widths nest"), the corpus's ```` ```sh ```` then a quote.
             ("a quotation as wide as an operation unit", vec![h(0, 3), b(2, 3), b(4, 3), b(6, 3)], vec![Open, Close, Quote, Close]),

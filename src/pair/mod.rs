@@ -881,8 +881,9 @@ impl<'r> Cfg<'r> {
             }
         };
         if cand.stack.bottom().unwrap().kind() == K_QUOTE {
-            // A quotation: its first valid closer closes; inside it, code blocks and examples
-            // nest, and a heading is literal by declaration (§quotation).
+            // A quotation: its first valid closer closes, and every other line is its content,
+            // a code block's tag included (§quotation, §pairing-algorithm "Closers"); a heading
+            // is literal by declaration.
             let closes = pl.ch == top.ch() && pl.width >= top.width as u32 && pl.kind == PKind::Bare;
             let empty_ok = top.kind() == K_QUOTE || top.content() || top.flags & F_LABELED != 0;
             if closes && empty_ok {
@@ -891,12 +892,11 @@ impl<'r> Cfg<'r> {
                 });
                 return;
             }
-            // A labeled fence or heading wider than the block holding it opens a nested
-            // example; anything else is the quotation's content.
-            // An unlabeled quotation holds no examples: a heading there is its content.
+            // A heading wider than the labeled quotation or example holding it is a nested
+            // example; anything else is the quotation's content. An unlabeled quotation holds no
+            // examples: a heading there is its content.
             let wider = pl.width > top.width as u32 && (top.kind() != K_QUOTE || top.flags & F_LABELED != 0);
             match pl.kind {
-                PKind::Aside | PKind::Label if wider && depth_ok => out.emit(cand, Move::Nest, pl.width, |c| self.nest(c, pl, true)),
                 PKind::Heading { compact: false, open_width, .. } if wider && depth_ok => {
                     out.emit(cand, Move::Example, open_width, |c| {
                         c.stack.top_mut().unwrap().flags |= F_CONTENT;
@@ -954,15 +954,18 @@ impl<'r> Cfg<'r> {
                         out.emit(cand, Move::Text, 0, |c| text(c, Some(PairEvent::FenceAsText)));
                     }
                 } else {
-                    // A nested block: its first valid closer closes (CommonMark's rule).
+                    // A nested block: its first valid closer closes, and any other fence is its
+                    // content, as in a CommonMark code block (§balanced-fences, §pairing-algorithm
+                    // "Closers"). Only an empty block opened by a bare fence cannot close yet (it
+                    // must hold a line): an equal or wider bare fence there nests or is text.
                     let can_close = same && wide && bare && (top.content() || top.flags & F_LABELED != 0);
                     if can_close {
                         out.emit(cand, Move::Close, 0, |c| {
                             c.stack.pop();
                         });
                     } else {
-                        if depth_ok {
-                            out.emit(cand, Move::Nest, pl.width, |c| self.nest(c, pl, !bare));
+                        if same && wide && bare && depth_ok {
+                            out.emit(cand, Move::Nest, pl.width, |c| self.nest(c, pl, false));
                         }
                         out.emit(cand, Move::Text, 0, |c| text(c, Some(PairEvent::FenceAsText)));
                     }
@@ -971,6 +974,13 @@ impl<'r> Cfg<'r> {
             PKind::Label => {
                 if naked {
                     out.emit(cand, Move::Text, 0, |c| text(c, None));
+                    return;
+                }
+                if top.kind() == K_NESTED {
+                    // A code block's tag inside a nested block is its content (the block ends at
+                    // its first valid closer, §balanced-fences): code the body declared, read as
+                    // text.
+                    out.emit(cand, Move::Text, 0, |c| text(c, Some(PairEvent::DiscardedCode)));
                     return;
                 }
                 if depth_ok {
@@ -982,6 +992,10 @@ impl<'r> Cfg<'r> {
                 let is_exec = matches!(named, Named::Exec(_));
                 let prose_exec = op.flags & F_PROSE != 0 && is_exec;
                 let literal = self.literal(&cand.stack, &op, pl.width, is_exec);
+                // §unclosed-mutation-yields: at an EDIT's own width (or wider) a native heading
+                // read as the body's text or example is swallowed, whatever block holds it there
+                // (a labeled one included): only a wider EDIT fence declares it an example.
+                let swallows = op.flags & F_YIELDS != 0 && !is_exec && pl.width >= op.width as u32;
                 // 1. A wide fence glued to the next opener: the block's closer, then the heading.
                 if top.kind() == K_OP && !naked && pl.ch == b'`' && pl.width >= top.width as u32 + self.min_width {
                     let rest = pl.width - top.width as u32;
@@ -1025,10 +1039,10 @@ impl<'r> Cfg<'r> {
                 }
                 // 3. The heading is a literal example the block holds.
                 if depth_ok || compact {
-                    let ev = if literal {
-                        PairEvent::LiteralExample
-                    } else if op.flags & F_YIELDS != 0 && !is_exec && pl.width >= op.width as u32 {
+                    let ev = if swallows {
                         PairEvent::SwallowedOperation
+                    } else if literal {
+                        PairEvent::LiteralExample
                     } else {
                         PairEvent::HiddenOperation
                     };
@@ -1047,8 +1061,9 @@ impl<'r> Cfg<'r> {
                 if prose_exec {
                     out.emit(cand, Move::Text, 0, |c| text(c, Some(PairEvent::DiscardedCode)));
                 } else if !compact && self.enclosed(&cand.stack, &op, pl.width) {
+                    let ev = if swallows { PairEvent::SwallowedOperation } else { PairEvent::WithheldText };
                     out.emit(cand, Move::Text, 0, |c| {
-                        text(c, Some(PairEvent::WithheldText));
+                        text(c, Some(ev));
                         c.unrun += u16::from(!is_exec);
                     });
                 }
