@@ -207,6 +207,11 @@ fn segments_append(cls: &Classifier, line: &str, fence_at: usize, width: u32, mu
         }
         let mut i = name_end;
         let mut next: Option<(usize, u32)> = None;
+        // After a closer on the line, the first text that is not a slot decides the chain
+        // (§inline-chain): a sigil-led matcher is the heading's own (§transparent-inline-closer);
+        // prose ends the chain, and no later opener on the line opens.
+        let mut after_closer = false;
+        let mut prose = false;
         while i < b.len() {
             match b[i] {
                 b'(' | b'[' => {
@@ -235,19 +240,35 @@ fn segments_append(cls: &Classifier, line: &str, fence_at: usize, width: u32, mu
                     }
                     let run = (i - s) as u32;
                     let ne = cls.name_end(b, i);
-                    if run >= min && ne > i && cls.resolve(&line[i..ne]).is_some() {
-                        // The next opener on the line (§inline-chain, §one-line-turn).
-                        next = Some((s, run));
+                    if !prose && run >= min && ne > i && cls.resolve(&line[i..ne]).is_some() {
+                        if run >= w + min {
+                            // A closer glued to the next opener, the runs written as one: the
+                            // first `w` backticks close, the rest open (§inline-chain).
+                            seg.closers.push((s, s + w as usize));
+                            next = Some((s + w as usize, run - w));
+                        } else {
+                            // The next opener on the line (§inline-chain, §one-line-turn).
+                            next = Some((s, run));
+                        }
                         break;
                     }
                     if run >= w {
                         seg.closers.push((s, i));
                         seg.closed = true;
+                        after_closer = true;
                     }
                 }
+                b' ' | b'\t' if after_closer => i += 1,
                 // Prose of the heading: straight to the next byte that can open a slot, an aside
                 // or a fence run.
-                _ => i = crate::scan::find_of(b, i + 1, [b'(', b'[', b'<', b'`']),
+                c => {
+                    // A scope is a slot; the first other text after a closer decides.
+                    if after_closer && c != b'<' {
+                        after_closer = false;
+                        prose |= !starts_matcher(c);
+                    }
+                    i = crate::scan::find_of(b, i + 1, [b'(', b'[', b'<', b'`']);
+                }
             }
         }
         match next {
@@ -264,6 +285,12 @@ fn segments_append(cls: &Classifier, line: &str, fence_at: usize, width: u32, mu
             }
         }
     }
+}
+
+/// Whether heading text opening with `c` claims a matcher dialect or the bare option object
+/// (§matcher-prefix-claims, §bare-option-object): slot-shaped text, not prose (§inline-chain).
+pub(crate) fn starts_matcher(c: u8) -> bool {
+    matches!(c, b'/' | b'^' | b'$' | b'~' | b'&' | b'{')
 }
 
 /// A lexed slot or stretch of a heading, by byte offsets into the line.

@@ -229,7 +229,12 @@ fn build_segments<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, segs: &[Segment], out: &m
         let last = k + 1 == count;
         let position = match r.form {
             Form::Fenced if k == 0 => ctx.pos(line_no, r.pos_at),
-            Form::Fenced => ctx.pos(line_no, seg.fence_at),
+            // A closer glued to this opener (§inline-chain): the statement's position is the
+            // run's first backtick, as on a body's closing line.
+            Form::Fenced => {
+                let glued = segs[k - 1].closers.iter().find(|&&(_, e)| e == seg.fence_at).map(|&(s, _)| s);
+                ctx.pos(line_no, glued.unwrap_or(seg.fence_at))
+            }
             Form::Naked(_) => Position { line: line_no + 1, column: 0 },
             Form::Forgotten(_) => ctx.pos(r.start_line, r.fence_at),
         };
