@@ -130,9 +130,9 @@ pub fn run<'a>(input: &'a str, options: &ParseOptions, entry: Entry) -> ParseRes
     let has_statement = |r: &ParseResult| r.items.iter().any(|i| matches!(i, Item::Statement(_)));
     if !has_statement(&result) && result.unparsed_tail.is_none() {
         // §native-tool-calls: only an emission that yields no operation is read.
-        let reading = native::read_then(input, rules, &registry, |text| {
-            let again = run_once(text, rules, &registry, entry).into_owned();
-            has_statement(&again).then_some(again)
+        let reading = native::read_then(input, rules, &registry, |text, copies| {
+            let again = run_once(text, rules, &registry, entry);
+            has_statement(&again).then(|| source_texts(input, text, copies, again))
         });
         match reading {
             Ok(again) => return again,
@@ -237,6 +237,9 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
     // read from the last line that was not, so a text line pays nothing for either.
     let mut ahead: (usize, Class) = (usize::MAX, Class::Text);
     let mut last_marked = usize::MAX;
+    // The last line that is a fence line carrying a fence run that closes nothing open under it:
+    // a heading whose statements all close on it, or inline code naming an unknown tag.
+    let mut last_inline = usize::MAX;
     // Classify every line; only fence-ish lines reach the pairing search.
     let bytes = input.as_bytes();
     for (i, l) in lines.iter().enumerate() {
@@ -252,6 +255,7 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
             Class::Fence(f) => {
                 let before_marked = std::mem::replace(&mut last_marked, i);
                 if f.inline {
+                    last_inline = i;
                     inline_unknown.push(line);
                     continue;
                 }
@@ -261,6 +265,9 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
                     let last = heads.split_named(cls, line, text_of(i), f.info_at, f.chain_width, Some(named)).last();
                     let compact = last.map(|s| s.closed).unwrap_or(false);
                     let open_width = last.map(|s| s.width).unwrap_or(f.chain_width);
+                    if compact {
+                        last_inline = i;
+                    }
                     plines.push(PLine {
                         line,
                         at: u32::try_from(f.info_at).unwrap_or(u32::MAX),
@@ -281,6 +288,9 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
                         let last = heads.split_named(cls, line, text_of(i), f.indent as usize, f.width, Some(named)).last();
                         let compact = last.map(|s| s.closed).unwrap_or(false);
                         let open_width = last.map(|s| s.width).unwrap_or(f.width);
+                        if compact {
+                            last_inline = i;
+                        }
                         PKind::Heading { named, compact, open_width }
                     }
                 };
@@ -292,7 +302,11 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
                         ahead = (i + 1, next);
                         forgotten = forgotten_tag(cls, text_of(i + 1), &next);
                     }
-                    if i > 0 && before_marked != i - 1 && scan::has_fence_run(text_of(i - 1), rules.fence_min()) {
+                    // §forgotten-tag "draws nothing": a bare fence directly under a line carrying a
+                    // fence run is an orphaned closer and quotes nothing: under prose with inline
+                    // code, or under a heading line whose statements all close on it (`READ (x)`
+                    // between fences on one line is inline code, its closer an orphan's).
+                    if i > 0 && (last_inline == i - 1 || before_marked != i - 1 && scan::has_fence_run(text_of(i - 1), rules.fence_min())) {
                         orphan = true;
                     }
                 }
@@ -435,10 +449,6 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
         let ln = lines[l as usize];
         covered.push((ln.start, ln.next));
     }
-    for &l in &regions.orphans {
-        let ln = lines[l as usize];
-        covered.push((ln.start, ln.next));
-    }
     for &l in &regions.unknown_tags {
         if let Class::Fence(f) = class_at(l) {
             if f.slotted {
@@ -487,6 +497,53 @@ fn unknown_tag<'a>(ctx: &build::Ctx<'a, '_>, line: u32, f: &scan::Fence) -> Item
     let t = ctx.line_text(line);
     let end = ctx.cls.name_end(t.as_bytes(), f.info_at);
     Item::Error(diagnose::make(ctx.rules, DiagId::NotAnOperation, ctx.pos(line, f.indent as usize), &[("name", &t[f.info_at..end])], None))
+}
+
+/// A result read from a native rewrite (`text`, whose `copies` are the input's bytes) as a result
+/// of `input`: statements and diagnostics detached from the rewrite, and each text item the
+/// input's own text it was copied from, at its position in the input (§response-text): the
+/// lines the rewrite wrote in place of the markup are no response text.
+fn source_texts<'a>(input: &'a str, text: &str, copies: &[native::SourceCopy], result: ParseResult<'_>) -> ParseResult<'a> {
+    let base = text.as_ptr() as usize;
+    // Positions are counted forward from the last one asked for (items come in order).
+    let mut cursor = (0usize, 1u32);
+    let mut position_of = |at: usize| {
+        if at < cursor.0 {
+            cursor = (0, 1);
+        }
+        cursor.1 += memchr::memchr_iter(b'\n', &input.as_bytes()[cursor.0..at]).count() as u32;
+        cursor.0 = at;
+        let line_start = memchr::memrchr(b'\n', &input.as_bytes()[..at]).map(|i| i + 1).unwrap_or(0);
+        Position { line: cursor.1, column: scan::columns(&input[line_start..at]) }
+    };
+    let mut items = Vec::with_capacity(result.items.len());
+    for item in result.items {
+        let t = match item {
+            Item::Text(t) => t,
+            Item::Statement(s) => {
+                items.push(Item::Statement(s.into_owned()));
+                continue;
+            }
+            Item::Error(e) => {
+                items.push(Item::Error(e));
+                continue;
+            }
+        };
+        let from = (t.content.as_ptr() as usize).wrapping_sub(base);
+        let to = from + t.content.len();
+        if from > text.len() || to > text.len() {
+            continue;
+        }
+        for c in copies.iter().filter(|c| c.out < to && from < c.out + c.len) {
+            let s = c.src + (from.max(c.out) - c.out);
+            let e = c.src + (to.min(c.out + c.len) - c.out);
+            let content = &input[s..e];
+            if !scan::blank(content) {
+                items.push(Item::Text(TextItem { content: std::borrow::Cow::Borrowed(content), position: position_of(s) }));
+            }
+        }
+    }
+    ParseResult { items, unparsed_tail: result.unparsed_tail }
 }
 
 /// Adds a native receipt (§native-tool-call-receipt) as a warning item.

@@ -43,6 +43,16 @@ pub struct NativeReading {
     pub receipt: Option<Receipt>,
 }
 
+/// A stretch of the rewritten emission copied verbatim from the input: `len` bytes at `out` in
+/// the rewrite are the input's bytes at `src` (§response-text: text beside native markup is the
+/// source's, at the source's position).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SourceCopy {
+    pub out: usize,
+    pub src: usize,
+    pub len: usize,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Receipt {
     /// 0-based line index and byte offset in that line.
@@ -253,19 +263,25 @@ pub fn read(input: &str, rules: &Rules, registry: &Registry) -> NativeReading {
         let Some(params) = c.params.as_ref() else { return NativeReading::default() };
         let ctx = Ctx::new(c, rules, registry, params, input);
         let (rewritten, first) = reading(&ctx, input);
-        NativeReading { rewritten, receipt: first.map(|b| receipt_of(&ctx, input, &b)) }
+        NativeReading { rewritten: rewritten.map(|r| r.0), receipt: first.map(|b| receipt_of(&ctx, input, &b)) }
     })
 }
 
 /// [`read`] for a caller that keeps the rewritten emission when `accept` takes it (gives
 /// `Some`): the receipt is built only when it is not (no rewrite, or `accept` refused it), as
-/// `run` throws it away otherwise. `Err` carries the receipt [`read`] would give.
-pub fn read_then<T>(input: &str, rules: &Rules, registry: &Registry, accept: impl FnOnce(&str) -> Option<T>) -> Result<T, Option<Receipt>> {
+/// `run` throws it away otherwise. `Err` carries the receipt [`read`] would give. `accept` also
+/// gets the stretches of the rewrite copied from the input, in order.
+pub fn read_then<T>(
+    input: &str,
+    rules: &Rules,
+    registry: &Registry,
+    accept: impl FnOnce(&str, &[SourceCopy]) -> Option<T>,
+) -> Result<T, Option<Receipt>> {
     compile::with(rules, |c| {
         let Some(params) = c.params.as_ref() else { return Err(None) };
         let ctx = Ctx::new(c, rules, registry, params, input);
         let (rewritten, first) = reading(&ctx, input);
-        if let Some(got) = rewritten.and_then(|text| accept(&text)) {
+        if let Some(got) = rewritten.and_then(|(text, copies)| accept(&text, &copies)) {
             return Ok(got);
         }
         Err(first.map(|b| receipt_of(&ctx, input, &b)))
@@ -274,7 +290,7 @@ pub fn read_then<T>(input: &str, rules: &Rules, registry: &Registry, accept: imp
 
 /// The rewritten emission (when every block reads and every call maps, and there is a call),
 /// and the first block found, which draws the receipt.
-fn reading<'a>(ctx: &Ctx, input: &'a str) -> (Option<String>, Option<Found<'a>>) {
+fn reading<'a>(ctx: &Ctx, input: &'a str) -> (Option<(String, Vec<SourceCopy>)>, Option<Found<'a>>) {
     let mut found = scan(ctx, input, 0, input.len(), usize::MAX);
     if found.is_empty() {
         return (None, None);
@@ -786,19 +802,24 @@ fn push_one_line(out: &mut String, t: &str) {
 
 /// The emission with each block replaced by its calls' fenced statements. A statement's heading
 /// takes its call's line when the lines before it allow; text after a block keeps its line.
-fn rewrite(input: &str, found: &[Found]) -> String {
+fn rewrite(input: &str, found: &[Found]) -> (String, Vec<SourceCopy>) {
     // Line breaks are found and counted by memchr.
     let mut lines = LineAt { b: input.as_bytes(), pos: 0, line: 0 };
     let mut out = String::with_capacity(input.len() + 64);
+    let mut copies = Vec::with_capacity(found.len() + 1);
     let mut cur = 0usize;
     let mut src = 0usize;
     for b in found {
         let pre = &input[src..b.start];
+        copies.push(SourceCopy { out: out.len(), src, len: pre.len() });
         out.push_str(pre);
         cur += count_nl(pre.as_bytes());
         let tail_start = out.rfind('\n').map(|i| i + 1).unwrap_or(0);
         if out[tail_start..].trim().is_empty() {
             out.truncate(tail_start);
+            if let Some(c) = copies.last_mut() {
+                c.len = c.len.min(out.len().saturating_sub(c.out));
+            }
         } else {
             out.push('\n');
             cur += 1;
@@ -853,8 +874,9 @@ fn rewrite(input: &str, found: &[Found]) -> String {
             src = end;
         }
     }
+    copies.push(SourceCopy { out: out.len(), src, len: input.len() - src });
     out.push_str(&input[src..]);
-    out
+    (out, copies)
 }
 
 #[cfg(test)]
@@ -1041,13 +1063,17 @@ mod tests {
             let r = read(s, rules, &registry);
             rewritten += r.rewritten.is_some() as usize;
             let mut seen = None;
-            let refused: Result<(), _> = read_then(s, rules, &registry, |t| {
+            let refused: Result<(), _> = read_then(s, rules, &registry, |t, copies| {
+                // Each copy is the input's bytes, in order.
+                for c in copies {
+                    assert_eq!(&t[c.out..c.out + c.len], &s[c.src..c.src + c.len], "{s}");
+                }
                 seen = Some(t.to_string());
                 None
             });
             assert_eq!(seen, r.rewritten, "{s}");
             assert_eq!(refused, Err(r.receipt.clone()), "{s}");
-            let taken = read_then(s, rules, &registry, |t| Some(t.to_string()));
+            let taken = read_then(s, rules, &registry, |t, _| Some(t.to_string()));
             match &r.rewritten {
                 Some(t) => assert_eq!(taken.as_ref(), Ok(t), "{s}"),
                 None => assert_eq!(taken, Err(r.receipt), "{s}"),

@@ -1,5 +1,6 @@
 //! Replays the chosen reading into regions: operation blocks with their ends, and the outside
-//! lines the reading set apart (unfenced operation lines, orphaned closers, shown headings).
+//! lines the reading set apart (unfenced operation lines, shown headings). An orphaned or stray
+//! closer quotes nothing and is set apart from nothing: it is response text (§response-text).
 
 use super::{Move, PKind, PLine};
 use crate::scan::Named;
@@ -63,8 +64,6 @@ pub struct Regions {
     pub shown: Vec<Shown>,
     /// Unfenced operation lines outside every block (§unfenced-operation).
     pub unfenced: Vec<u32>,
-    /// Orphaned closers (quote nothing, are not response text).
-    pub orphans: Vec<u32>,
     /// Quotations opened by an unknown tag with invocation slots (§interstitial-fence).
     pub unknown_tags: Vec<u32>,
 }
@@ -93,7 +92,6 @@ pub fn replay_into(
     r.ops.clear();
     r.shown.clear();
     r.unfenced.clear();
-    r.orphans.clear();
     r.unknown_tags.clear();
     stack.clear();
     debug_assert_eq!(plines.len(), choices.len());
@@ -183,7 +181,8 @@ pub fn replay_into(
                 let i = open_region(r, pl, indent, pl.width, pl.width, Form::Forgotten(named), false);
                 stack.push(Rb::Op(i));
             }
-            Move::Orphan | Move::Stray => r.orphans.push(pl.line),
+            // Outside every operation region: response text (§response-text).
+            Move::Orphan | Move::Stray => {}
             Move::Unfenced => r.unfenced.push(pl.line),
         }
         if mv == Move::Quote && pl.kind == PKind::Label {
