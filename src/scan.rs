@@ -528,11 +528,10 @@ impl ClassTables {
 
 impl<'r> Classifier<'r> {
     pub fn new(rules: &'r Rules, registry: &'r Registry<'r>) -> Classifier<'r> {
-        let tables = if registry.is_always(rules) {
-            Tables::Shared(rules.default_class_tables.get_or_init(|| ClassTables::new(rules, registry)))
-        } else {
-            Tables::Own(Box::new(ClassTables::new(rules, registry)))
-        };
+        let shared = registry
+            .is_always(rules)
+            .then(|| rules.class_tables.get_or_init(|| Box::new(ClassTables::new(rules, registry))).downcast_ref::<ClassTables>());
+        let tables = if let Some(Some(t)) = shared { Tables::Shared(t) } else { Tables::Own(Box::new(ClassTables::new(rules, registry))) };
         Classifier { rules, registry, tables }
     }
 }

@@ -25,8 +25,7 @@ pub mod regions;
 use crate::rules::{Rules, PAIR_EVENTS};
 use crate::scan::Named;
 
-/// Most pairing counters a rule set may declare.
-pub const MAX_COUNTERS: usize = 8;
+pub use crate::rules::{OpFacts, MAX_COUNTERS};
 /// Hard ceiling on `max_depth` (the stack is an inline array).
 pub const DEPTH_CAP: usize = 16;
 /// History nodes kept before the best reading is committed early.
@@ -84,15 +83,6 @@ pub struct PLine {
     pub forgotten: Option<Named>,
     /// A bare fence directly under a text line carrying a fence run (an orphaned closer).
     pub orphan: bool,
-}
-
-/// Per-operation pairing facts, indexed by operation.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct OpFacts {
-    pub prose: bool,
-    pub yields: bool,
-    pub literal: bool,
-    pub body_repair: bool,
 }
 
 /// The choice made at one fence line.

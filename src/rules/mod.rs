@@ -31,28 +31,47 @@ pub struct Rules {
     /// The executors' working-form diagnostic, when the table names one that exists.
     exec_working_form: Option<usize>,
     /// Pairing event → counter increments, in `PairEvent` order.
-    pub(crate) event_counts: Vec<[u16; crate::pair::MAX_COUNTERS]>,
+    pub(crate) event_counts: Vec<[u16; MAX_COUNTERS]>,
     /// One lane per counter, all ones where the counter must be zero for a reading to be
     /// complete (a reading's counters ANDed with it are then all zero).
-    pub(crate) complete_lanes: [u16; crate::pair::MAX_COUNTERS],
+    pub(crate) complete_lanes: [u16; MAX_COUNTERS],
     /// The two orders of readings, one row of counter weights per key position: a reading's key
     /// holds, at each position, the sum of that group's counters (a counter a group names twice
     /// weighs two). Rows, so two keys compare position by position and stop at the first
     /// difference.
-    pub(crate) complete_order: Vec<[u16; crate::pair::MAX_COUNTERS]>,
-    pub(crate) repaired_order: Vec<[u16; crate::pair::MAX_COUNTERS]>,
+    pub(crate) complete_order: Vec<[u16; MAX_COUNTERS]>,
+    pub(crate) repaired_order: Vec<[u16; MAX_COUNTERS]>,
     /// Byte predicate for name characters.
     name_char: [bool; 256],
     pub(crate) zero_width: Vec<char>,
     /// Per-operation pairing facts, in operation order.
-    pub(crate) facts: Vec<crate::pair::OpFacts>,
+    pub(crate) facts: Vec<OpFacts>,
     /// Operation indices sorted by name, and per first byte the range of them starting with it:
     /// every capitalised word opening a line is looked up, and most name no operation, so a
     /// miss costs one table read.
     op_by_name: Vec<usize>,
     op_first: [(u16, u16); 256],
-    /// The line classifier's tables for the default executors, built on first use.
-    pub(crate) default_class_tables: std::sync::OnceLock<crate::scan::ClassTables>,
+    /// The line classifier's tables for the `always` executors, built on first use by the stage
+    /// that reads them (`scan::ClassTables`): held as `Any` so this ground floor imports no stage.
+    pub(crate) class_tables: std::sync::OnceLock<Box<dyn std::any::Any + Send + Sync>>,
+}
+
+/// Most pairing counters a rule set may declare (`rules/tolerance.yaml`; the pairing search
+/// keeps a reading's counters in an array this long).
+pub const MAX_COUNTERS: usize = 8;
+
+/// Per-operation pairing facts, indexed by operation (§pairing-objective): read from the
+/// operation table once, for the pairing search.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OpFacts {
+    /// Executor headings in the body are shown code; an unclosed body runs on (§prose-code-blocks).
+    pub prose: bool,
+    /// The body never swallows a native heading of its own width (§unclosed-mutation-yields).
+    pub yields: bool,
+    /// Headings in the body are literal by declaration.
+    pub literal: bool,
+    /// A body beneath the operation is a pairing repair.
+    pub body_repair: bool,
 }
 
 /// Pairing events the interpreter can report; their costs are data (`rules/tolerance.yaml`).
@@ -137,8 +156,8 @@ impl Rules {
                 .position(|c| c == name)
                 .ok_or_else(|| format!("rules/tolerance.yaml: counter `{name}` is not declared"))
         };
-        if tables.pairing.counters.len() > crate::pair::MAX_COUNTERS {
-            return Err(format!("rules/tolerance.yaml: at most {} pairing counters", crate::pair::MAX_COUNTERS));
+        if tables.pairing.counters.len() > MAX_COUNTERS {
+            return Err(format!("rules/tolerance.yaml: at most {} pairing counters", MAX_COUNTERS));
         }
         let mut event_counts = Vec::new();
         for ev in PAIR_EVENTS {
@@ -148,7 +167,7 @@ impl Rules {
                 .iter()
                 .find(|e| e.event == *ev)
                 .ok_or_else(|| format!("rules/tolerance.yaml: /pairing/events lacks `{ev}`"))?;
-            let mut inc = [0u16; crate::pair::MAX_COUNTERS];
+            let mut inc = [0u16; MAX_COUNTERS];
             for c in &row.counts {
                 let i = counter(c)?;
                 inc[i] = inc[i].saturating_add(1);
@@ -159,10 +178,10 @@ impl Rules {
         for c in &tables.pairing.complete_when_zero {
             complete_mask |= 1 << counter(c)?;
         }
-        let order = |o: &Vec<Vec<String>>| -> Result<Vec<[u16; crate::pair::MAX_COUNTERS]>, String> {
+        let order = |o: &Vec<Vec<String>>| -> Result<Vec<[u16; MAX_COUNTERS]>, String> {
             let mut rows = Vec::new();
-            for group in o.iter().take(crate::pair::MAX_COUNTERS + 2) {
-                let mut row = [0u16; crate::pair::MAX_COUNTERS];
+            for group in o.iter().take(MAX_COUNTERS + 2) {
+                let mut row = [0u16; MAX_COUNTERS];
                 for c in group {
                     let w = &mut row[counter(c)?];
                     *w = w.saturating_add(1);
@@ -196,7 +215,7 @@ impl Rules {
         let facts = tables
             .operations
             .iter()
-            .map(|o| crate::pair::OpFacts {
+            .map(|o| OpFacts {
                 prose: o.prose_body,
                 yields: o.yields_to_native,
                 literal: o.literal_headings,
@@ -230,7 +249,7 @@ impl Rules {
             facts,
             op_by_name,
             op_first,
-            default_class_tables: Default::default(),
+            class_tables: Default::default(),
         })
     }
 
@@ -307,7 +326,7 @@ fn holes(template: &str) -> Box<[(u32, u32)]> {
     let bytes = template.as_bytes();
     let mut found = Vec::new();
     let mut i = 0;
-    while let Some(off) = crate::scan::find_byte(b'{', &bytes[i..]) {
+    while let Some(off) = memchr::memchr(b'{', &bytes[i..]) {
         let open = i + off;
         let mut j = open + 1;
         while j < bytes.len() && (bytes[j].is_ascii_lowercase() || bytes[j].is_ascii_digit() || bytes[j] == b'_') {
@@ -455,7 +474,7 @@ mod tests {
         assert_eq!((edited.event_counts[k][lane("repairs")], edited.event_counts[k][lane("hidden")]), (2, 1));
         // More counters than a cost holds.
         let mut tables = builtin.tables.clone();
-        tables.pairing.counters.extend((0..crate::pair::MAX_COUNTERS).map(|i| format!("extra{i}")));
+        tables.pairing.counters.extend((0..MAX_COUNTERS).map(|i| format!("extra{i}")));
         tables.pairing.events[0].counts.push(tables.pairing.counters.last().unwrap().clone());
         assert!(Rules::from_tables(tables).unwrap_err().contains("at most"));
     }
