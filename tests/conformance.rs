@@ -80,6 +80,9 @@ fn grade(case: &Value, got: Result<Value, String>) -> u8 {
     3
 }
 
+/// §recorded-emissions: the parser is regressed against emissions models actually produced
+/// (`recorded-emissions.jsonl`) and the reference's own calls, each read as the corpus says,
+/// except where the 6.0 text overrides it (the ratchet names the tag).
 #[test]
 fn corpus_conformance_ratchet() {
     let Some(shared) = support::shared() else { return };
