@@ -43,7 +43,7 @@ struct Cli {
     /// `throws` (id null) and skipped without being held in memory.
     #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
     max_request_bytes: usize,
-    /// Registered executors, comma-separated (default: the rule set's, `sh`).
+    /// Registered executors, comma-separated; `sh` is known whatever the list names.
     #[arg(long, value_delimiter = ',')]
     executors: Option<Vec<String>>,
     /// Compact JSON instead of pretty.

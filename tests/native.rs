@@ -201,7 +201,8 @@ fn native_tool_calls_tool_call_hermes_json() {
     );
     assert_eq!(lines(&got), [2]);
     let text: Vec<String> = items(&got, "text").iter().map(|t| t["content"].as_str().unwrap().to_string()).collect();
-    assert_eq!(text, ["Let me look.\n", "\n\nThen decide."], "outside text keeps its lines");
+    // §response-text: the text beside the markup is the source's own, at its source position.
+    assert_eq!(text, ["Let me look.\n", "Then decide."], "outside text is the source's");
 }
 
 /// §native-tool-calls, the `<tool_call>` family: GLM-4.5 writes the name, then one
