@@ -463,7 +463,8 @@ pub enum Info {
 pub struct Fence {
     pub ch: u8,
     pub width: u32,
-    /// Leading spaces (at most `max_indent`).
+    /// Byte offset of the run in its line: its leading spaces (at most `max_indent`), after
+    /// any zero-width characters opening a heading line (§heading-slot-order).
     pub indent: u32,
     pub info: Info,
     /// Byte offset (in the line) where the tag or info starts.
@@ -588,8 +589,11 @@ impl ClassTables {
                 }
             }
         }
-        // An indent may precede a fence (§indented-fences).
+        // An indent may precede a fence (§indented-fences), and so may a zero-width character
+        // (§heading-slot-order; each opens with one of these bytes).
         may_matter[b' ' as usize] = true;
+        may_matter[0xE2] = true;
+        may_matter[0xEF] = true;
         let mut name_slot = [0u16; 256];
         let mut name_second = vec![[0u64; 4]];
         let mut pair = |b0: u8, b1: u8| {
@@ -629,7 +633,35 @@ impl<'r> Classifier<'r> {
         while j < text.len() && self.rules.is_name_byte(text[j]) {
             j += 1;
         }
+        if j < text.len() && matches!(text[j], 0xE2 | 0xEF) {
+            return self.name_end_zero_width(text, at, j);
+        }
         j
+    }
+
+    /// §heading-slot-order: zero-width characters before or inside a name are skipped, so the
+    /// run holds them; [`Classifier::resolve`] reads the name without them. A run of them with
+    /// no name byte is no name.
+    #[cold]
+    #[inline(never)]
+    fn name_end_zero_width(&self, text: &[u8], at: usize, mut j: usize) -> usize {
+        let mut named = j > at;
+        loop {
+            let zw = self.rules.zero_width_at(text, j);
+            if zw > 0 {
+                j += zw;
+            } else if j < text.len() && self.rules.is_name_byte(text[j]) {
+                j += 1;
+                named = true;
+            } else {
+                break;
+            }
+        }
+        if named {
+            j
+        } else {
+            at
+        }
     }
 
     /// Resolves a tag: reserved operation names win (§exec-executor-slot).
@@ -640,7 +672,23 @@ impl<'r> Classifier<'r> {
         if let Some(i) = self.rules.op_index(tag) {
             return Some(Named::Op(i));
         }
-        self.registry.lookup(tag).map(Named::Exec)
+        match self.registry.lookup(tag) {
+            Some(e) => Some(Named::Exec(e)),
+            // Only a name run holding a zero-width character is not ASCII.
+            None if !tag.is_ascii() => self.resolve_zero_width(tag),
+            None => None,
+        }
+    }
+
+    /// A tag read without its zero-width characters (§heading-slot-order).
+    #[cold]
+    #[inline(never)]
+    fn resolve_zero_width(&self, tag: &str) -> Option<Named> {
+        let clean: String = tag.chars().filter(|c| !self.rules.zero_width.contains(c)).collect();
+        if clean.len() == tag.len() || !clean.is_ascii() {
+            return None;
+        }
+        self.resolve(&clean)
     }
 
     /// Whether a line starting with `first` can be anything but text: the one test a prose
@@ -661,6 +709,9 @@ impl<'r> Classifier<'r> {
 
     /// [`Classifier::classify`] of a line whose first byte, `first`, may matter.
     pub(crate) fn classify_slow(&self, text: &str, first: u8) -> Class {
+        if matches!(first, 0xE2 | 0xEF) {
+            return self.classify_zero_width(text);
+        }
         if first == b' ' || self.tables.fence_first[first as usize] {
             if let Some(f) = self.fence(text) {
                 return Class::Fence(f);
@@ -671,6 +722,34 @@ impl<'r> Classifier<'r> {
             return self.column_zero_name(text);
         }
         Class::Text
+    }
+
+    /// §heading-slot-order: zero-width characters before a heading's fence (a byte-order mark
+    /// opening the turn, say) are skipped; the fence keeps its place in the line. Only a heading
+    /// is read through them: any other line opening with one stays what it was, text.
+    #[cold]
+    #[inline(never)]
+    fn classify_zero_width(&self, text: &str) -> Class {
+        let b = text.as_bytes();
+        let mut k = 0;
+        loop {
+            let n = self.rules.zero_width_at(b, k);
+            if n == 0 {
+                break;
+            }
+            k += n;
+        }
+        if k == 0 {
+            return Class::Text;
+        }
+        match self.fence(&text[k..]) {
+            Some(mut f) if matches!(f.info, Info::Heading(_) | Info::Chain(_)) => {
+                f.indent += k as u32;
+                f.info_at += k;
+                Class::Fence(f)
+            }
+            _ => Class::Text,
+        }
     }
 
     fn fence(&self, text: &str) -> Option<Fence> {

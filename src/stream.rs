@@ -472,8 +472,15 @@ impl StreamParser {
         if p.is_empty() || !matches!(self.state, State::Top) {
             return 0;
         }
-        let t = p.trim_start_matches(' ');
-        if p.len() - t.len() <= 3 && (t.is_empty() || t.starts_with(['`', '~'])) {
+        let rules = self.options.rules();
+        // Zero-width characters may open a heading line (§heading-slot-order): read past them.
+        let mut z = 0;
+        while let n @ 1.. = rules.zero_width_at(p.as_bytes(), z) {
+            z += n;
+        }
+        let q = &p[z..];
+        let t = q.trim_start_matches(' ');
+        if q.len() - t.len() <= 3 && (t.is_empty() || t.starts_with(['`', '~'])) {
             return 0;
         }
         // A bare JSON value or Python list may be a call until its line ends.
@@ -481,7 +488,6 @@ impl StreamParser {
             return 0;
         }
         // A column-zero name still being written, or written whole (a naked or unfenced line).
-        let rules = self.options.rules();
         let registry = Registry::new(rules, self.options.executors.as_deref());
         let b = p.as_bytes();
         let mut n = 0;

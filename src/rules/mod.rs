@@ -289,6 +289,24 @@ impl Rules {
         self.name_char[b as usize]
     }
 
+    /// The length of the zero-width character (§heading-slot-order) starting at byte `at` of
+    /// `text` (a `str`'s bytes), or 0.
+    pub fn zero_width_at(&self, text: &[u8], at: usize) -> usize {
+        // Every zero-width character is three bytes opening with one of these.
+        if at >= text.len() || !matches!(text[at], 0xE2 | 0xEF) {
+            return 0;
+        }
+        let end = (at + 4).min(text.len());
+        let s = match std::str::from_utf8(&text[at..end]) {
+            Ok(s) => s,
+            Err(e) => std::str::from_utf8(&text[at..at + e.valid_up_to()]).unwrap_or(""),
+        };
+        match s.chars().next() {
+            Some(c) if self.zero_width.contains(&c) => c.len_utf8(),
+            _ => 0,
+        }
+    }
+
     /// The operation named exactly `name`. Names are a few bytes: compared inline, length first,
     /// rather than through a `memcmp` call per candidate sharing the first byte.
     #[inline]
