@@ -341,15 +341,4 @@ fn a_broken_renderer_is_caught() {
         c.line_marker = None;
         render::stringify(&c)
     });
-    // A matcher always in an option block: refused where the heading takes no leading block.
-    caught("matcher always in a block", &|s| match &s.matcher {
-        Some(m) if s.metadata.is_none() => {
-            let mut c = s.clone();
-            c.matcher = None;
-            let plain = render::stringify(&c);
-            let nl = plain.find('\n').unwrap();
-            format!("{} [{{\"pattern\": {}}}]{}", &plain[..nl], serde_json::to_string(render::matcher_raw(m)).unwrap(), &plain[nl..])
-        }
-        _ => render::stringify(s),
-    });
 }
