@@ -42,6 +42,9 @@ pub struct ParseError {
     /// Unexecuted unfenced operations, unknown operation-shaped tags, unrecovered native calls
     /// (§parse-admission); serialized only when true.
     pub operation_omitted: bool,
+    /// The refused statement's text exactly as written, on a hard fact that refused a statement
+    /// the parser opened (§parse-attempt); serialized only when present.
+    pub attempt: Option<String>,
 }
 
 /// Where trust ends (§unparsed-tail-boundary).
@@ -493,6 +496,9 @@ impl Serialize for ParseError {
         }
         if self.operation_omitted {
             m.serialize_entry("operationOmitted", &true)?;
+        }
+        if let Some(a) = &self.attempt {
+            m.serialize_entry("attempt", a)?;
         }
         m.end()
     }

@@ -23,6 +23,7 @@ pub fn make(rules: &Rules, id: DiagId, at: Position, args: &[(&str, &str)], reco
         message: rules.text(id, args),
         recovery: if severity == Severity::Error { recovery } else { None },
         operation_omitted: d.omitted,
+        attempt: None,
     }
 }
 

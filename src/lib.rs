@@ -421,13 +421,8 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
     covered.clear();
     covered.reserve(regions.ops.len());
     for r in &regions.ops {
-        out.ended_at_heading = false;
         let keep_going = build::build_region(&ctx, r, &mut out);
-        let mut span = coverage(&ctx, r);
-        if out.ended_at_heading {
-            span.1 = span.1.min(lines[r.head_line as usize].next);
-        }
-        covered.push(span);
+        covered.push(coverage(&ctx, r));
         if !keep_going {
             break;
         }
@@ -560,6 +555,7 @@ fn push_receipt(input: &str, rules: &Rules, result: &mut ParseResult<'_>, receip
         message: receipt.message,
         recovery: None,
         operation_omitted: true,
+        attempt: None,
     }));
     result.items.sort_by_key(item_position);
 }

@@ -225,9 +225,13 @@ fn read_general(inner: &str, domain: ScopeDomain, written: &dyn Fn() -> String) 
     let has_offset = comps.iter().any(|c| matches!(c, Comp::Offset(_)));
     let mut notes = Vec::new();
     let mut marks = Vec::with_capacity(comps.len());
-    for c in &comps {
+    // §text-line-anchor-syntax: an anchor stands only where a line does; in a three- or
+    // four-component region the second and fourth components are columns, and stay numeric.
+    let column = |k: usize| comps.len() >= 3 && (k == 1 || k == 3);
+    for (k, c) in comps.iter().enumerate() {
         match c {
             Comp::Num(s) => marks.push(num_mark(s)),
+            Comp::Anchor(_) if column(k) => return Err(ScopeError::Invalid),
             Comp::Anchor(a) => {
                 let body = &a[1..];
                 let digits = body.bytes().all(|b| b.is_ascii_digit());

@@ -319,17 +319,13 @@ fn whitespace_contract_keeps_body_bytes() {
 }
 
 #[test]
-fn parser_position_a_slot_left_open_at_the_closer_leaves_the_closer_as_text() {
-    // §parser-position, §error-shape: a slot still open when the next line is the closing fence
-    // is refused at that fence; the heading line is the statement, the fence stays outside text.
-    assert_eq!(
-        turn("```sh <1,2> [x\n```"),
-        vec![
-            "!unexpected closing fence; expected `]` (`[metadata]` modifier closer) or scheme metadata content".to_string(),
-            "\"```\"".to_string(),
-            "!No valid Operation Syntax OPs detected.".to_string(),
-        ]
-    );
+fn unparsed_tail_boundary_a_slot_left_open_before_the_closer_loses_the_boundary() {
+    // §unparsed-tail-boundary (6.0): a slot still open at the end of its heading line loses the
+    // statement's boundary even when the next line is a fence; nothing from the heading on is an
+    // item, the fence included (it was the reference's error at the closer, the fence text).
+    let r = parse("```sh <1,2> [x\n```", &ParseOptions::default());
+    assert!(read(&r).is_empty(), "{:?}", read(&r));
+    assert_eq!(r.unparsed_tail.map(|t| (t.from.line, t.from.column)), Some((1, 0)));
 }
 
 // ── The corpus's `delta` rows: where 6.0 overrides the reference ─────────────────────────────────

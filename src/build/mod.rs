@@ -60,9 +60,6 @@ fn lend<T>(cell: &std::cell::Cell<Vec<T>>) -> Vec<T> {
 pub struct Out<'a> {
     pub items: Vec<Item<'a>>,
     pub tail: Option<UnparsedTail>,
-    /// The last region's heading was refused at the closing fence on the next line: that fence
-    /// stays outside text (§parser-position: the heading's reading ended where the error points).
-    pub ended_at_heading: bool,
 }
 
 impl<'a, 'c> Ctx<'a, 'c> {
@@ -187,8 +184,6 @@ struct Heading<'l> {
 
 enum Refusal {
     Error(ParseError),
-    /// An error at the closing fence on the line under the heading: the statement is that line.
-    ErrorAtCloser(ParseError),
     Tail(UnparsedTail),
 }
 
@@ -255,11 +250,7 @@ fn build_segments<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, segs: &[Segment], out: &m
                     out.items.insert(start + stmt_count, Item::Error(e));
                 }
             }
-            Err(Refusal::Error(e)) => out.items.push(Item::Error(e)),
-            Err(Refusal::ErrorAtCloser(e)) => {
-                out.items.push(Item::Error(e));
-                out.ended_at_heading = true;
-            }
+            Err(Refusal::Error(e)) => out.items.push(Item::Error(with_attempt(ctx, r, seg, k, last, e))),
             Err(Refusal::Tail(t)) => {
                 out.tail = Some(t);
                 return false;
@@ -277,11 +268,50 @@ pub(crate) fn clean_statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment
     match statement(ctx, r, seg, position, body_span(ctx, r), out) {
         Ok(()) => true,
         Err(Refusal::Error(e)) => {
-            out.push(Item::Error(e));
+            out.push(Item::Error(with_attempt(ctx, r, seg, 0, true, e)));
             true
         }
         Err(_) => false,
     }
+}
+
+/// §parse-attempt: hard fact `e`, which refused the statement of segment `seg` (the `k`th of its
+/// heading line, `last` when no other follows it there), carries that statement's text exactly
+/// as written: from the first backtick of its header (the bare fence above a forgotten tag, the
+/// name of a naked operation) to the end of its block — through its closing fence's backticks
+/// when it has one; else the span less one terminating line ending (§closer-fallback); a
+/// statement sharing its heading line with the next ends where that one's opener begins, and
+/// one closed on its heading line ends with that line. Trailing blanks are not part of it.
+#[cold]
+#[inline(never)]
+fn with_attempt(ctx: &Ctx<'_, '_>, r: &OpRegion, seg: &Segment, k: usize, last: bool, mut e: ParseError) -> ParseError {
+    let lines = ctx.lines;
+    let head = lines[r.head_line as usize];
+    let start = match r.form {
+        Form::Fenced if k == 0 => head.start + r.pos_at,
+        Form::Fenced => head.start + seg.fence_at,
+        Form::Forgotten(_) => lines[r.start_line as usize].start + r.fence_at,
+        Form::Naked(_) => head.start,
+    };
+    let end = if !last {
+        head.start + seg.end
+    } else {
+        match r.end {
+            End::Compact => head.end,
+            End::Closer { line, width } => {
+                let l = lines[line as usize];
+                let indent = ctx.input[l.start..l.end].bytes().take_while(|&b| b == b' ').count();
+                (l.start + indent + width as usize).min(l.end)
+            }
+            End::Name { line } => lines[line as usize].end,
+            End::Heading { .. } | End::Eof => body_span(ctx, r).map_or(head.end, |(_, end, _, _)| end),
+        }
+    };
+    let text = ctx.input[start..end.max(start)].trim_end_matches([' ', '\t']);
+    if !text.is_empty() {
+        e.attempt = Some(text.to_string());
+    }
+    e
 }
 
 fn synthetic(ctx: &Ctx<'_, '_>, line: &str, named: Named) -> Segment {
@@ -414,13 +444,9 @@ fn statement_lexed<'a>(
                     let expected = ctx.text(if is_target { DiagId::ExpectedTargetRest } else { DiagId::ExpectedMetadataRest });
                     return Err(unexpected(ctx.text(DiagId::TokenCloser), expected, cs));
                 }
-                let next = line_no + 1;
-                let next_is_fence =
-                    (next as usize) < ctx.lines.len() && { rules.starts_fence_run(ctx.line_text(next).trim_start_matches(' ')) };
-                if next_is_fence && seg.end == line.len() {
-                    let expected = ctx.text(if is_target { DiagId::ExpectedTargetRest } else { DiagId::ExpectedMetadataRest });
-                    return Err(Refusal::ErrorAtCloser(unexpected_error(ctx.text(DiagId::TokenCloser), expected, line.len())));
-                }
+                // Otherwise the slot runs off its line: where the statement ends is unknown,
+                // even when the next line is a fence (that fence may be slot text the author
+                // meant to continue), so nothing from the heading on is read.
                 let id = if is_target { DiagId::TailTarget } else { DiagId::TailMetadata };
                 let reason = rules.text(id, &[("op", name), ("line", &(line_no + 1).to_string())]);
                 return Err(Refusal::Tail(UnparsedTail { from: position, reason }));
@@ -470,7 +496,9 @@ fn statement_lexed<'a>(
                         if gt_last {
                             let s = inner.0 + lt;
                             slot_scope = Some(ScopeTok { open: s, inner: (s + 1, inner.1 - 1), closed: true, lead: None, bare: false });
-                            notes_early.push(make(rules, DiagId::ScopeInTarget, ctx.pos(line_no, s), &[], None));
+                            // The advisory shows the `(path) <scope>` form that was read.
+                            let form = format!("({}) {}", line[inner.0..s].trim_end(), &line[s..inner.1]);
+                            notes_early.push(make(rules, DiagId::ScopeInTarget, ctx.pos(line_no, s), &[("form", &form)], None));
                             inner = (inner.0, s);
                             marks = target::SlotMarks::of(&line[inner.0..inner.1]);
                         } else {
@@ -767,7 +795,7 @@ fn read_scope_tok(
     let written = || scope_written(line, st);
     // Where the scope stands, for a note or a refusal only (a column count is not free).
     let at = || ctx.pos(line_no, st.open);
-    match scope::read(&line[st.inner.0..st.inner.1], domain, &written) {
+    match scope::read(&scope_inner(ctx, line, st), domain, &written) {
         Ok((lm, scope_notes)) => {
             if let Some(lead) = st.lead {
                 let shown = &line[lead..if st.closed { st.inner.1 + 1 } else { st.inner.1 }];
@@ -785,6 +813,40 @@ fn read_scope_tok(
             Ok(lm)
         }
         Err(e) => Err(scope_error(ctx, e, at(), &written(), domain, opname, named)),
+    }
+}
+
+/// A scope's inner text with the zero-width characters of its heading line skipped
+/// (§heading-slot-order); borrowed unless it held one.
+fn scope_inner<'l>(ctx: &Ctx<'_, '_>, line: &'l str, st: &ScopeTok) -> Cow<'l, str> {
+    let inner = &line[st.inner.0..st.inner.1];
+    if inner.is_ascii() {
+        Cow::Borrowed(inner)
+    } else {
+        Cow::Owned(inner.chars().filter(|c| !ctx.rules.zero_width.contains(c)).collect())
+    }
+}
+
+/// §error-shape: a malformed scope is a lexer failure, so the first one on the heading is its
+/// one hard error, before a second scope (a parser failure) or a target the URL reader refuses
+/// (a visitor failure); its recovery is the scope's working form (§parse-recovery).
+fn malformed_scope(ctx: &Ctx<'_, '_>, h: &Heading, domain: ScopeDomain, opname: &str, named: Named) -> Result<(), Refusal> {
+    let mut first: Option<&ScopeTok> = None;
+    for st in h.sels.iter().flat_map(|s| s.scopes.iter()) {
+        if st.bare || first.is_some_and(|f| f.open < st.open) {
+            continue;
+        }
+        let read = scope::read(&scope_inner(ctx, h.line, st), domain, &String::new);
+        if matches!(read, Err(scope::ScopeError::Invalid | scope::ScopeError::AnchorUnmarked(_))) {
+            first = Some(st);
+        }
+    }
+    match first {
+        Some(st) => match read_scope_tok(ctx, h.line, h.line_no, st, domain, opname, named, &mut Vec::new()) {
+            Err(e) => Err(Refusal::Error(e)),
+            Ok(_) => Ok(()),
+        },
+        None => Ok(()),
     }
 }
 
@@ -814,7 +876,9 @@ fn scope_error(
     named: Named,
 ) -> ParseError {
     let rules = ctx.rules;
-    let wf = Some(ctx.working_form(named));
+    let _ = named;
+    // §parse-recovery: a refused scope carries the scope's working form, not the heading's.
+    let wf = Some(scope_form(ctx, domain));
     match e {
         scope::ScopeError::Invalid | scope::ScopeError::AnchorUnmarked(_) => {
             let constraint = match (&e, domain) {
@@ -829,8 +893,8 @@ fn scope_error(
         scope::ScopeError::BadOffset => {
             make(rules, DiagId::InvalidOffsetScope, at, &[("scope", written)], Some(ctx.text(DiagId::InvalidOffsetScopeRecovery)))
         }
-        scope::ScopeError::OffsetStart => make(rules, DiagId::OffsetScopeStart, at, &[("scope", written)], None),
-        scope::ScopeError::Unsafe => make(rules, DiagId::ScopeUnsafe, at, &[("scope", written)], None),
+        scope::ScopeError::OffsetStart => make(rules, DiagId::OffsetScopeStart, at, &[("scope", written)], wf),
+        scope::ScopeError::Unsafe => make(rules, DiagId::ScopeUnsafe, at, &[("scope", written)], wf),
     }
 }
 
@@ -842,20 +906,33 @@ fn metadata_of(sel: &Sel) -> Option<Vec<String>> {
     }
 }
 
-fn two_scopes(ctx: &Ctx<'_, '_>, h: &Heading, position: Position, named: Named) -> Result<(), Refusal> {
+/// The working form of a scope in `domain` (§parse-recovery).
+#[cold]
+fn scope_form(ctx: &Ctx<'_, '_>, domain: ScopeDomain) -> String {
+    ctx.text(match domain {
+        ScopeDomain::ResultPositions => DiagId::ScopeFormResultPositions,
+        ScopeDomain::Minutes => DiagId::ScopeFormMinutes,
+        ScopeDomain::OwnerDefined => DiagId::ScopeFormOwnerDefined,
+        _ => DiagId::ScopeFormTextCoordinates,
+    })
+}
+
+/// §slot-order: a selection takes one scope; a second is refused with the scope's working form.
+fn two_scopes(ctx: &Ctx<'_, '_>, h: &Heading, position: Position, domain: ScopeDomain) -> Result<(), Refusal> {
     for sel in &h.sels {
         if sel.scopes.len() > 1 {
             let w = |i: usize| scope_written(h.line, &sel.scopes[i]);
+            let recovery =
+                if domain == ScopeDomain::TextCoordinates { ctx.text(DiagId::TwoScopesRecovery) } else { scope_form(ctx, domain) };
             return Err(Refusal::Error(make(
                 ctx.rules,
                 DiagId::TwoScopes,
                 position,
                 &[("first", &w(0)), ("second", &w(1))],
-                Some(ctx.text(DiagId::TwoScopesRecovery)),
+                Some(recovery),
             )));
         }
     }
-    let _ = named;
     Ok(())
 }
 
@@ -871,6 +948,7 @@ fn executor<'a>(
     let rules = ctx.rules;
     let wf = || Some(ctx.working_form(named));
     let sel = h.sels.first().cloned().unwrap_or_default();
+    malformed_scope(ctx, h, rules.tables.executors.scope, name, named)?;
     if sel.scopes.len() > 1 {
         return Err(Refusal::Error(make(rules, DiagId::ExecutorOneScope, position, &[("executor", name)], wf())));
     }
@@ -948,7 +1026,8 @@ fn operation<'a>(
             }
         }
     }
-    two_scopes(ctx, h, position, named)?;
+    malformed_scope(ctx, h, o.scope, name, named)?;
+    two_scopes(ctx, h, position, o.scope)?;
 
     // Each selection's option blocks, with `pattern` lifted (§matcher-option).
     let mut lifted: Vec<Lifted> = Vec::new();
@@ -987,8 +1066,10 @@ fn operation<'a>(
             let matcher = pat.map(|m| read_matcher(ctx, m, position, notes));
             sels.push(Selection { target, metadata: meta, line_marker: lm, matcher });
         }
-        if let (Some(_), Some((_, _, first, last))) = (raw_body, body) {
-            notes.push(body_unused(ctx, name, false, first, last, position));
+        // §transfer-resource-selections: one advisory, whether the text stood on the heading
+        // line, beneath it, or both.
+        if raw_body.is_some() && !matches!(text_use, Some(TextUse::Ignored)) {
+            notes.push(make(rules, DiagId::BodyIgnored, position, &[("op", name)], None));
         }
         let mut it = sels.into_iter();
         out.push(Item::Statement(Statement {
@@ -1123,7 +1204,8 @@ fn operation<'a>(
                 }
             }
             BodyKind::Literal | BodyKind::Prompt | BodyKind::Message | BodyKind::Matcher => {
-                body_val = kept_body(ctx, o.body, join_body(inline_body.as_deref(), raw_body), position, notes);
+                let optional = prompt_optional(o, target.as_ref());
+                body_val = kept_body(ctx, o.body, join_body(inline_body.as_deref(), raw_body), optional, position, notes);
             }
         }
         let matcher = if o.shape == Shape::Selection { m.map(|raw| Box::new(read_matcher(ctx, raw, position, notes))) } else { None };
@@ -1161,12 +1243,29 @@ fn operation<'a>(
     Ok(())
 }
 
+/// Whether a prompt body may be absent: beside a prompt resource, which supplies the prompt
+/// (§op-shapes, §bare-statement); the `worker://name` a row spawns (a name, no path) is no
+/// resource.
+#[inline]
+fn prompt_optional(o: &Operation, target: Option<&Target>) -> bool {
+    match target {
+        None => false,
+        Some(Target::Url(u)) if o.worker_target && u.scheme().eq_ignore_ascii_case("worker") => {
+            let names_worker = u.hostname().is_some_and(|h| !h.is_empty()) && matches!(u.pathname(), "" | "/");
+            !names_worker
+        }
+        Some(_) => true,
+    }
+}
+
 /// The body of an operation whose row keeps it (a literal, a prompt, a message or a matcher
-/// body, §op-shapes), from its text if any.
+/// body, §op-shapes), from its text if any. An absent prompt is `""` where the prompt is
+/// required and `null` where a prompt resource makes it optional (§empty-section).
 fn kept_body<'a>(
     ctx: &Ctx<'a, '_>,
     kind: BodyKind,
     text: Option<Cow<'a, str>>,
+    optional: bool,
     position: Position,
     notes: &mut Vec<ParseError>,
 ) -> Body<'a> {
@@ -1177,7 +1276,7 @@ fn kept_body<'a>(
         }
         (BodyKind::Matcher, Some(t)) => Body::Matcher(Box::new(read_matcher(ctx, t.into_owned(), position, notes))),
         (BodyKind::Literal | BodyKind::Prompt, Some(t)) => Body::Text(t),
-        (BodyKind::Prompt, None) => Body::Text(Cow::Borrowed("")),
+        (BodyKind::Prompt, None) if !optional => Body::Text(Cow::Borrowed("")),
         _ => Body::Null,
     }
 }
@@ -1312,14 +1411,8 @@ fn read_text(
             }
         }
         InlineText::Ignored => {
-            let subject = rules.text(DiagId::BodyUnusedSubject, &[("op", name)]);
-            notes.push(make(
-                rules,
-                DiagId::BodyUnusedHeading,
-                position,
-                &[("subject", &subject), ("line", &(h.line_no + 1).to_string())],
-                None,
-            ));
+            // §transfer-resource-selections: text after the slots is ignored, and named.
+            notes.push(make(rules, DiagId::BodyIgnored, position, &[("op", name)], None));
             TextUse::Ignored
         }
         InlineText::OptionObjectElseBody => {
@@ -1582,6 +1675,16 @@ fn peel(
         if !took_block && t.ends_with(']') {
             if let Some(i) = t.rfind(" [") {
                 let block = &t[i + 1..];
+                if h.sels.len() > 1 && is_json_array(block) {
+                    // §trailing-slots: with several path slots no one selection owns the block.
+                    return Err(Refusal::Error(make(
+                        rules,
+                        DiagId::GroupOptionsAfterPattern,
+                        position,
+                        &[("block", block)],
+                        Some(ctx.text(DiagId::GroupScopeAfterPatternRecovery)),
+                    )));
+                }
                 if is_json_array(block) && h.sels.len() == 1 && h.sels[0].metas.is_empty() {
                     notes.push(make(rules, DiagId::OptionsAfterPattern, position, &[("block", block)], None));
                     let inner = block[1..block.len() - 1].to_string();

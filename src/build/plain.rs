@@ -153,12 +153,14 @@ fn selection<'a>(
     notes: &mut Vec<ParseError>,
 ) -> Result<(Target<'a>, Option<LineMarker>), Refusal> {
     let &((s, e), scope) = sel;
-    let marks = target::SlotMarks::of(&line[s..e]);
-    let target = parse_target(ctx, target::decode_marked(&line[s..e], marks), marks, position)?;
+    // The scope first: a malformed scope is the heading's one hard error before a target the
+    // URL reader refuses (§error-shape).
     let lm = match &scope {
         Some(st) => Some(read_scope_tok(ctx, line, line_no, st, domain, ctx.name_of(named), named, notes).map_err(Refusal::Error)?),
         None => None,
     };
+    let marks = target::SlotMarks::of(&line[s..e]);
+    let target = parse_target(ctx, target::decode_marked(&line[s..e], marks), marks, position)?;
     Ok((target, lm))
 }
 
@@ -296,7 +298,11 @@ fn operation<'a>(
         },
         _ => (None, None),
     };
-    let body = if keeps_body { kept_body(ctx, o.body, raw_body.map(Cow::Borrowed), position, &mut notes) } else { Body::Null };
+    let body = if keeps_body {
+        kept_body(ctx, o.body, raw_body.map(Cow::Borrowed), prompt_optional(o, target.as_ref()), position, &mut notes)
+    } else {
+        Body::Null
+    };
     let matcher = slots.text.map(|(s, e)| Box::new(read_matcher(ctx, line[s..e].to_string(), position, &mut notes)));
     let head = op_head(ctx, index, &o.name, o.shape);
     push_single(out, line, slots, head, target, line_marker, matcher, body, position, notes);
@@ -319,12 +325,18 @@ fn transfer<'a>(
     let o = ctx.rules.op(index);
     let mut notes = Vec::new();
     let mut both = [None, None];
+    // A malformed destination scope outranks a refused source target (§error-shape).
+    if slots.sels[1].1.is_some() {
+        for st in slots.sels.iter().filter_map(|s| s.1.as_ref()) {
+            read_scope_tok(ctx, line, r.head_line, st, o.scope, &o.name, Named::Op(index), &mut Vec::new()).map_err(Refusal::Error)?;
+        }
+    }
     for (slot, sel) in both.iter_mut().zip(&slots.sels) {
         let (target, line_marker) = selection(ctx, line, r.head_line, sel, o.scope, Named::Op(index), position, &mut notes)?;
         *slot = Some(Box::new(Selection { target: Some(target), metadata: None, line_marker, matcher: None }));
     }
-    if let (Some(_), Some((_, _, first, last))) = (body_text(ctx, body), body) {
-        notes.push(body_unused(ctx, &o.name, false, first, last, position));
+    if body_text(ctx, body).is_some() {
+        notes.push(make(ctx.rules, DiagId::BodyIgnored, position, &[("op", &o.name)], None));
     }
     let [source, destination] = both;
     let aside = slots.aside.map(|(s, e)| Cow::Borrowed(line[s..e].trim()));
@@ -366,6 +378,13 @@ fn executor<'a>(
     let (mut target, mut line_marker) = (None, None);
     if slots.n == 1 {
         let ((s, e), scope) = slots.sels[0];
+        // The scope first (§error-shape).
+        if let Some(sc) = &scope {
+            match read_scope_tok(ctx, line, r.head_line, sc, ctx.rules.tables.executors.scope, name, Named::Exec(exec), &mut notes) {
+                Ok(lm) => line_marker = Some(lm),
+                Err(err) => return Some(Err(Refusal::Error(err))),
+            }
+        }
         let raw = target::decode_marked(&line[s..e], target::SlotMarks::of(&line[s..e]));
         target = Some(if target::url_prefix(&raw).is_some() {
             match target::parse_decoded(raw) {
@@ -375,12 +394,6 @@ fn executor<'a>(
         } else {
             Target::Local { raw, fragment: None }
         });
-        if let Some(sc) = &scope {
-            match read_scope_tok(ctx, line, r.head_line, sc, ctx.rules.tables.executors.scope, name, Named::Exec(exec), &mut notes) {
-                Ok(lm) => line_marker = Some(lm),
-                Err(err) => return Some(Err(Refusal::Error(err))),
-            }
-        }
     }
     let body = match body_text(ctx, body) {
         Some(b) => Body::Text(Cow::Borrowed(b)),

@@ -106,6 +106,10 @@ pub struct Operation {
     /// Read as a duration in `[seconds]` metadata (§send-wait-scope).
     #[serde(default)]
     pub duration_metadata: bool,
+    /// A `worker://name` target names the worker the operation spawns, not a prompt resource:
+    /// the prompt body stays required beside it (§op-shapes, §empty-section).
+    #[serde(default)]
+    pub worker_target: bool,
     /// Diagnostic id of the working form carried by a refusal (§parse-recovery).
     pub working_form: String,
     /// Spec tags this row implements.
