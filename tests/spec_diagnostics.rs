@@ -304,6 +304,7 @@ fn error_shape_first_syntax_failure_wins() {
         "```READ (http://[::1) <oops>\n```",
         "```READ (a.md) <oops> <2>\n```",
         "```READ (a.md) <1> <oops>\n```",
+        "```READ <1> <oops> (a.md)\n```",
         "```COPY (http://[::1) (b.md) <oops>\n```",
         "```sh (https://[x) <oops>\n```",
     ] {

@@ -389,4 +389,15 @@ fn statement_rendering_round_trips() {
     assert!(text.starts_with("`````EDIT (doc.md) <1>\n"), "{text}");
     let again = parse(&text, &ParseOptions::default());
     assert!(render::same_statement(s, again.statements().next().unwrap()));
+    // A channel renders back on the path (§local-path-fragment); a matcher beside owner metadata
+    // is kept; a lifted matcher that reads back bare is written bare, one that cannot is written
+    // in its block (§matcher-option).
+    let one = |input: &str| {
+        let r = parse(input, &ParseOptions::default());
+        let text = render::stringify(r.statements().next().unwrap());
+        text
+    };
+    assert_eq!(one("```READ (a.html#main) [{\"k\": 1}] /y/\n```"), "```READ (a.html#main) [{\"k\": 1}] /y/\n```");
+    assert_eq!(one("```FIND (src) [{\"pattern\": \"/x/i\"}]\n```"), "```FIND (src) /x/i\n```");
+    assert_eq!(one("```FIND (src) [{\"pattern\": \"<b>\"}]\n```"), "```FIND (src) [{\"pattern\":\"<b>\"}]\n```");
 }

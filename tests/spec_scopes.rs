@@ -19,8 +19,9 @@ fn scope_slot_is_the_line_marker_in_its_domain() {
     );
 }
 
-/// §text-line-anchor-syntax: an anchor is `@` and exactly five Base62 characters, case-sensitive,
-/// wherever a line position stands; columns, prepend `0` and append `-1` stay numeric.
+/// §text-line-anchor-syntax, §scope-slot: an anchor is `@` and exactly five Base62 characters,
+/// case-sensitive, wherever a line position stands; columns, prepend `0` and append `-1` stay
+/// numeric.
 #[test]
 fn text_line_anchor_syntax_anchors_stand_only_for_lines() {
     assert_eq!(marks(&clean("```EDIT (a.rs) <@aB3dE,4,@Xy9zQ,1>\nx\n```")), json!(["@aB3dE", 4, "@Xy9zQ", 1]));

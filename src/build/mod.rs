@@ -547,6 +547,16 @@ fn statement_lexed<'a>(
                 let st = ScopeTok { open, inner, closed, lead, bare: false };
                 if h.sels.is_empty() {
                     if !h.pre.scopes.is_empty() {
+                        // A malformed scope (the lexer's) is reported before the slot order's
+                        // refusal of a second one (§error-shape).
+                        let domain = op.map_or(rules.tables.executors.scope, |o| o.scope);
+                        if !matches!(domain, ScopeDomain::None | ScopeDomain::Ignored) {
+                            for s in h.pre.scopes.iter().chain([&st]) {
+                                if let Some(e) = malformed(ctx, line, line_no, s, domain, name, named) {
+                                    return Err(Refusal::Error(e));
+                                }
+                            }
+                        }
                         return Err(unexpected(ctx.text(DiagId::TokenScope), expected_end(), open));
                     }
                     h.pre.scopes.push(st);
@@ -831,22 +841,35 @@ fn scope_inner<'l>(ctx: &Ctx<'_, '_>, line: &'l str, st: &ScopeTok) -> Cow<'l, s
 /// one hard error, before a second scope (a parser failure) or a target the URL reader refuses
 /// (a visitor failure); its recovery is the scope's working form (§parse-recovery).
 fn malformed_scope(ctx: &Ctx<'_, '_>, h: &Heading, domain: ScopeDomain, opname: &str, named: Named) -> Result<(), Refusal> {
-    let mut first: Option<&ScopeTok> = None;
+    let mut first: Option<ParseError> = None;
+    let mut at = usize::MAX;
     for st in h.sels.iter().flat_map(|s| s.scopes.iter()) {
-        if st.bare || first.is_some_and(|f| f.open < st.open) {
+        if st.bare || st.open > at {
             continue;
         }
-        let read = scope::read(&scope_inner(ctx, h.line, st), domain, &String::new);
-        if matches!(read, Err(scope::ScopeError::Invalid | scope::ScopeError::AnchorUnmarked(_))) {
-            first = Some(st);
+        if let Some(e) = malformed(ctx, h.line, h.line_no, st, domain, opname, named) {
+            (first, at) = (Some(e), st.open);
         }
     }
-    match first {
-        Some(st) => match read_scope_tok(ctx, h.line, h.line_no, st, domain, opname, named, &mut Vec::new()) {
-            Err(e) => Err(Refusal::Error(e)),
-            Ok(_) => Ok(()),
-        },
-        None => Ok(()),
+    first.map_or(Ok(()), |e| Err(Refusal::Error(e)))
+}
+
+/// The refusal of scope `st` when its content is malformed for `domain` (a lexer failure).
+#[allow(clippy::too_many_arguments)]
+fn malformed(
+    ctx: &Ctx<'_, '_>,
+    line: &str,
+    line_no: u32,
+    st: &ScopeTok,
+    domain: ScopeDomain,
+    opname: &str,
+    named: Named,
+) -> Option<ParseError> {
+    let read = scope::read(&scope_inner(ctx, line, st), domain, &String::new);
+    if matches!(read, Err(scope::ScopeError::Invalid | scope::ScopeError::AnchorUnmarked(_))) {
+        read_scope_tok(ctx, line, line_no, st, domain, opname, named, &mut Vec::new()).err()
+    } else {
+        None
     }
 }
 
