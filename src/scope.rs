@@ -179,6 +179,12 @@ pub fn read(inner: &str, domain: ScopeDomain, written: &dyn Fn() -> String) -> R
     read_general(inner, domain, written)
 }
 
+/// Whether `inner` is one or two whole numbers (`N` or `N,M`), which every domain that reads a
+/// scope admits: a check that needs no reading (and allocates nothing).
+pub fn is_plain(inner: &str) -> bool {
+    plain_ints(inner).is_some()
+}
+
 /// `N` or `N,M` (one space allowed after the comma), each an optional `-` and one to fifteen
 /// digits (no overflow, and far inside safe integers): the two numbers.
 fn plain_ints(inner: &str) -> Option<(i64, Option<i64>)> {

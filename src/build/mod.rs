@@ -865,7 +865,11 @@ fn malformed(
     opname: &str,
     named: Named,
 ) -> Option<ParseError> {
-    let read = scope::read(&scope_inner(ctx, line, st), domain, &String::new);
+    let inner = scope_inner(ctx, line, st);
+    if scope::is_plain(&inner) {
+        return None;
+    }
+    let read = scope::read(&inner, domain, &String::new);
     if matches!(read, Err(scope::ScopeError::Invalid | scope::ScopeError::AnchorUnmarked(_))) {
         read_scope_tok(ctx, line, line_no, st, domain, opname, named, &mut Vec::new()).err()
     } else {

@@ -326,9 +326,11 @@ fn transfer<'a>(
     let mut notes = Vec::new();
     let mut both = [None, None];
     // A malformed destination scope outranks a refused source target (§error-shape).
-    if slots.sels[1].1.is_some() {
-        for st in slots.sels.iter().filter_map(|s| s.1.as_ref()) {
-            read_scope_tok(ctx, line, r.head_line, st, o.scope, &o.name, Named::Op(index), &mut Vec::new()).map_err(Refusal::Error)?;
+    if let Some(st) = &slots.sels[1].1 {
+        if !scope::is_plain(&line[st.inner.0..st.inner.1]) {
+            for st in slots.sels.iter().filter_map(|s| s.1.as_ref()) {
+                read_scope_tok(ctx, line, r.head_line, st, o.scope, &o.name, Named::Op(index), &mut Vec::new()).map_err(Refusal::Error)?;
+            }
         }
     }
     for (slot, sel) in both.iter_mut().zip(&slots.sels) {
