@@ -30,7 +30,7 @@ export type Item = {
   position: Position;
 };
 
-/** §parse-diagnostics: a positioned diagnostic; `recovery` only on hard errors (§parse-recovery); `operationOmitted` only when true (§parse-admission). */
+/** §parse-diagnostics: a positioned diagnostic; `recovery` only on hard errors (§parse-recovery); `operationOmitted` only when true (§parse-admission); `attempt`, the refused statement's text as written, only on a hard fact that refused a statement (§parse-attempt). */
 export interface Diagnostic {
   line: number;
   column: number;
@@ -39,6 +39,7 @@ export interface Diagnostic {
   message: string;
   recovery?: string;
   operationOmitted?: true;
+  attempt?: string;
 }
 
 export type Aside = string | null;
