@@ -49,7 +49,7 @@ struct Anchors {
     seconds: Vec<(u8, [u64; 4], Option<u32>)>,
 }
 
-/// The most anchor bytes a marker set is searched by (three per memchr pass, see
+/// The most anchor bytes a marker set is searched by (three per memchr pass, two passes, see
 /// [`first_hit`]); the built-in openings anchor on four (`<`, `{`, `[`, `>`).
 const ANCHORS_MAX: usize = 6;
 
@@ -151,23 +151,38 @@ impl Anchors {
     }
 }
 
-/// The first position in `hay` holding one of `bytes`, by one memchr pass per three bytes.
-/// Each pass looks only before the best hit so far, so no byte is read more than once per
-/// pass and a search stays linear whichever bytes are dense.
-fn first_hit(bytes: &[u8], hay: &[u8]) -> Option<usize> {
-    let mut best = None;
-    let mut end = hay.len();
-    for g in bytes.chunks(3) {
-        let h = &hay[..end];
-        let i = match *g {
-            [a] => memchr::memchr(a, h),
-            [a, b] => memchr::memchr2(a, b, h),
-            [a, b, c] => memchr::memchr3(a, b, c, h),
-            _ => unreachable!("chunks of one to three"),
+/// Where each memchr pass of an anchor search last stopped, kept across the searches of one
+/// scan (same text, same end): a pass whose bytes are absent reads to the end once, not once
+/// per search (a search per line of JSON read every line after it again: quadratic).
+#[derive(Debug, Default)]
+pub(crate) struct Hits {
+    /// Per pass: the position it searched from and the hit it found (`None`: none before the
+    /// end), valid for any later search from a position up to that hit.
+    passes: [Option<(usize, Option<usize>)>; 2],
+}
+
+/// The first position in `b[p..to]` holding one of `bytes`, by one memchr pass per three bytes,
+/// each pass resumed from `hits` where it is still valid.
+fn first_hit(bytes: &[u8], b: &[u8], p: usize, to: usize, hits: &mut Hits) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (g, memo) in bytes.chunks(3).zip(hits.passes.iter_mut()) {
+        let hit = match *memo {
+            Some((from, hit)) if from <= p && hit.is_none_or(|h| h >= p) => hit,
+            _ => {
+                let h = &b[p..to];
+                let i = match *g {
+                    [a] => memchr::memchr(a, h),
+                    [a, b] => memchr::memchr2(a, b, h),
+                    [a, b, c] => memchr::memchr3(a, b, c, h),
+                    _ => unreachable!("chunks of one to three"),
+                };
+                let hit = i.map(|i| p + i);
+                *memo = Some((p, hit));
+                hit
+            }
         };
-        if let Some(i) = i {
-            best = Some(i);
-            end = i;
+        if let Some(h) = hit {
+            best = Some(best.map_or(h, |x: usize| x.min(h)));
         }
     }
     best
@@ -220,6 +235,19 @@ impl Markers {
 
     /// The first occurrence in `s[from..to]`: (start, end, pattern).
     pub(crate) fn find(&self, s: &str, from: usize, to: usize) -> Option<(usize, usize, usize)> {
+        if self.lead.as_ref().is_some_and(|l| l.bytes.len() > 3) {
+            // Two passes without a memo of the last search would read a pass with no hit to
+            // the end every time: the automaton's own search stops at the first match.
+            let ac = self.get()?;
+            return if from >= to || to > s.len() { None } else { Self::find_in(ac, s, from, to) };
+        }
+        self.find_with(s, from, to, &mut Hits::default())
+    }
+
+    /// [`Self::find`] for a scan that searches the same text to the same end again and again,
+    /// each time from further on: `hits` carries the memchr passes over from one search to the
+    /// next, so each pass reads the text once in all.
+    pub(crate) fn find_with(&self, s: &str, from: usize, to: usize, hits: &mut Hits) -> Option<(usize, usize, usize)> {
         let ac = self.get()?;
         if from >= to || to > s.len() {
             return None;
@@ -234,8 +262,7 @@ impl Markers {
             if p >= limit {
                 return best;
             }
-            let Some(i) = first_hit(&lead.bytes, &b[p..limit]) else { return best };
-            let at = p + i;
+            let Some(at) = first_hit(&lead.bytes, b, p, to, hits).filter(|&at| at < limit) else { return best };
             let k = lead.anchor_of[b[at] as usize] as usize - 1;
             for &j in &lead.offsets[k] {
                 if j > at - from || best.is_some_and(|m| at - j >= m.0) {
@@ -818,11 +845,16 @@ mod tests {
         let check = |s: &str| {
             for m in &all {
                 let ac = m.get().unwrap();
+                // One memo per end, carried over searches from rising starts, as a scan does.
+                let mut carried = Hits::default();
                 for from in (0..=s.len()).filter(|&p| s.is_char_boundary(p)) {
                     for to in [s.len(), (from + 3).min(s.len())] {
                         let want = if from >= to { None } else { Markers::find_in(ac, s, from, to) };
                         assert_eq!(m.find(s, from, to), want, "{s:?} {from}..{to} {:?}", m.spellings);
+                        assert_eq!(m.find_with(s, from, to, &mut Hits::default()), want, "fresh {s:?} {from}..{to} {:?}", m.spellings);
                     }
+                    let want = if from >= s.len() { None } else { Markers::find_in(ac, s, from, s.len()) };
+                    assert_eq!(m.find_with(s, from, s.len(), &mut carried), want, "carried {s:?} {from} {:?}", m.spellings);
                 }
             }
         };

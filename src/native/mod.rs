@@ -461,8 +461,10 @@ fn scan<'a>(ctx: &Ctx, s: &'a str, from: usize, to: usize, most: usize) -> Vec<F
     let mut think: Option<Option<(usize, usize)>> = None;
     let mut opened = false;
     let (mut openings, mut opens) = (&ctx.c.openings, &ctx.c.opens);
+    // The openings' memchr passes, carried from one search to the next (see `Hits`).
+    let mut hits = compile::Hits::default();
     while pos < to {
-        let Some((m0, _, pat)) = openings.find(s, pos, to) else { break };
+        let Some((m0, _, pat)) = openings.find_with(s, pos, to, &mut hits) else { break };
         if !opened {
             opened = true;
             think = reasoning_before(ctx, s, from, to).map(Some);
@@ -484,6 +486,7 @@ fn scan<'a>(ctx: &Ctx, s: &'a str, from: usize, to: usize, most: usize) -> Vec<F
         if std::ptr::eq(openings, &ctx.c.openings) {
             if let Some((fewer, their)) = ctx.unnamed_openings(s, &opens[pat]) {
                 (openings, opens) = (fewer, their);
+                hits = compile::Hits::default();
                 continue;
             }
         }
