@@ -193,7 +193,17 @@ export class StreamParser {
    * of them (a later fence can make a block a quoted example), so dispatch only from finish().
    */
   readonly provisional: Statement[];
-  /** The response text visible so far, with anything that may still be an operation held back. */
+  /**
+   * The committed statements: the first provisional ones, which no continuation of the turn
+   * changes (finish() begins with them). Only compact one-line headings with nothing opened
+   * before them commit.
+   */
+  readonly committed: Statement[];
+  /**
+   * The response text visible so far: a prefix (white space aside) of finish()'s response
+   * text, whatever follows, never showing markup. It stops at the first line that may open a
+   * block or begin native markup; the rest arrives with finish().
+   */
   readonly visible: string;
   /** Ends the stream: exactly parse() of the whole text. Dispatch these statements. */
   finish(): ParseResult;

@@ -1,6 +1,6 @@
 // The JavaScript face of plurnk-parser over one backend: the Node addon or the WebAssembly module.
 // Both backends take the same calls (`call(entry, input, optionsJson)` and a `StreamParser` with
-// feedText, feedBytes, provisionalJson, visible, finishJson) and return the contract's JSON text,
+// feedText, feedBytes, provisionalJson, committedJson, visible, finishJson) and return the contract's JSON text,
 // the bytes `plurnk-parser --jsonl` writes; this layer checks the arguments and parses the JSON.
 
 function optionsJson(options) {
@@ -35,7 +35,19 @@ export function wrap(backend) {
     get provisional() {
       return JSON.parse(this.#inner.provisionalJson());
     }
-    /** The response text visible so far, with anything that may still be an operation held back. */
+    /**
+     * The committed statements: the first provisional ones, which no continuation of the turn
+     * changes (finish() begins with them). Only compact one-line headings with nothing opened
+     * before them commit.
+     */
+    get committed() {
+      return JSON.parse(this.#inner.committedJson());
+    }
+    /**
+     * The response text visible so far: a prefix (white space aside) of finish()'s response
+     * text, whatever follows, never showing markup. It stops at the first line that may open a
+     * block or begin native markup; the rest arrives with finish().
+     */
     get visible() {
       return this.#inner.visible();
     }

@@ -59,6 +59,9 @@ class GuardedStream {
   provisionalJson() {
     return this.#live(() => this.#inner.provisionalJson());
   }
+  committedJson() {
+    return this.#live(() => this.#inner.committedJson());
+  }
   visible() {
     return this.#live(() => this.#inner.visible());
   }

@@ -69,7 +69,8 @@ pub fn panic_for_test() -> Result<()> {
 }
 
 /// `StreamParser` (see the Rust crate's `stream` module): feed chunks, read what is provisional
-/// (display only: dispatch from `finish`) and the visible text, finish with the exact parse.
+/// (display only: dispatch from `finish`), what is committed and the visible text, finish with
+/// the exact parse.
 #[napi]
 pub struct StreamParser {
     inner: plurnk_parser::StreamParser,
@@ -103,7 +104,13 @@ impl StreamParser {
         guarded(|| serde_json::to_string(self.inner.provisional()).map_err(|e| Error::new(Status::GenericFailure, e.to_string())))
     }
 
-    /// The visible response text so far.
+    /// The committed statements, as JSON text: no continuation changes them.
+    #[napi]
+    pub fn committed_json(&self) -> Result<String> {
+        guarded(|| serde_json::to_string(self.inner.committed()).map_err(|e| Error::new(Status::GenericFailure, e.to_string())))
+    }
+
+    /// The visible response text so far: no continuation takes it back.
     #[napi]
     pub fn visible(&self) -> Result<String> {
         guarded(|| Ok(self.inner.visible()))

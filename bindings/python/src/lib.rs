@@ -45,7 +45,7 @@ fn _panic_for_test(py: Python<'_>) -> PyResult<()> {
 }
 
 /// The streaming parser: feed chunks, read the provisional statements (display only: dispatch
-/// from `finish`) and the visible text.
+/// from `finish`), the committed ones and the visible text.
 #[pyclass(module = "plurnk_parser._native")]
 struct StreamParser {
     inner: plurnk_parser::StreamParser,
@@ -79,7 +79,12 @@ impl StreamParser {
         guarded(|| serde_json::to_string(self.inner.provisional()).unwrap_or_else(|_| "[]".into()))
     }
 
-    /// The visible response text so far.
+    /// The committed statements as JSON text: no continuation changes them.
+    fn committed_json(&self) -> PyResult<String> {
+        guarded(|| serde_json::to_string(self.inner.committed()).unwrap_or_else(|_| "[]".into()))
+    }
+
+    /// The visible response text so far: no continuation takes it back.
     fn visible(&self) -> PyResult<String> {
         guarded(|| self.inner.visible())
     }

@@ -51,7 +51,7 @@ def test_errors_raise():
         pp.parse("x", executors="sh")
 
 
-def test_stream_provisional_visible_and_finish():
+def test_stream_provisional_committed_visible_and_finish():
     text = "Reading.\n```READ (a.md) <1,2>\n```\nThen 日本語 🦀.\n```NOTE\nfound it\n```\n"
     data = text.encode()
     s = pp.StreamParser()
@@ -61,10 +61,20 @@ def test_stream_provisional_visible_and_finish():
         seen.append(len(s.provisional))
     assert [x["op"] for x in s.provisional] == ["READ", "NOTE"]
     assert seen.index(1) < seen.index(2)
-    assert s.visible == "Reading.\nThen 日本語 🦀.\n"
+    # The preview stops at the first block: text after one can still become its body.
+    assert s.visible == "Reading.\n"
+    assert s.committed == []
     assert s.finish() == pp.parse(text)
     with pytest.raises(ValueError, match="finished"):
         s.feed("more")
+
+
+def test_stream_a_compact_heading_before_anything_opens_commits():
+    s = pp.StreamParser().feed("Deux vérifications.\n```WAIT```\n```READ (a.md)\n```\nafter\n")
+    assert [x["op"] for x in s.committed] == ["WAIT"]
+    assert [x["op"] for x in s.provisional] == ["WAIT", "READ"]
+    assert s.visible == "Deux vérifications.\n"
+    assert s.finish()["items"][1]["statement"] == s.committed[0]
 
 
 def test_stream_every_split_gives_parse():

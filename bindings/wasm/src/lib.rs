@@ -36,7 +36,7 @@ pub fn panic_for_test() {
 }
 
 /// The streaming parser (the crate's `stream` module): feed chunks, read the provisional
-/// statements (display only: dispatch from `finish`) and the visible text.
+/// statements (display only: dispatch from `finish`), the committed ones and the visible text.
 #[wasm_bindgen]
 pub struct StreamParser {
     inner: plurnk_parser::StreamParser,
@@ -73,7 +73,13 @@ impl StreamParser {
         serde_json::to_string(self.inner.provisional()).unwrap_or_else(|_| "[]".into())
     }
 
-    /// The visible response text so far.
+    /// The committed statements as JSON text: no continuation changes them.
+    #[wasm_bindgen(js_name = committedJson)]
+    pub fn committed_json(&self) -> String {
+        serde_json::to_string(self.inner.committed()).unwrap_or_else(|_| "[]".into())
+    }
+
+    /// The visible response text so far: no continuation takes it back.
     pub fn visible(&self) -> String {
         self.inner.visible()
     }

@@ -107,8 +107,16 @@ class StreamParser:
         return json.loads(self._inner.provisional_json())
 
     @property
+    def committed(self):
+        """The committed statements: no continuation of the turn changes them (``finish()`` begins
+        with them). Only compact one-line headings with nothing opened before them commit."""
+        return json.loads(self._inner.committed_json())
+
+    @property
     def visible(self):
-        """The response text visible so far, with anything that may still be an operation held back."""
+        """The response text visible so far: a prefix (white space aside) of ``finish()``'s
+        response text, whatever follows, never showing markup; it stops at the first line that
+        may open a block or begin native markup."""
         return self._inner.visible()
 
     def finish(self):
