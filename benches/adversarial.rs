@@ -2,9 +2,18 @@
 //! `tests/pairing.rs`) at 10 KB, 100 KB, 1 MB and 10 MB, and the ratio 10 MB / 10 KB per family.
 //! The claim is linear time: the ratio stays at or under 1.5.
 //!
+//! A second table times the shapes of `adversarial_inputs::shapes` — rule triggers repeated that
+//! were once super-linear, the worst the shape property and the slowness fuzzer met, and every
+//! native family's start marker without its end — at 1 MB and 8 MB (native shapes at 4 MB and
+//! 32 MB), with the ratio of their time per byte (the claim: at most 1.5), then a start marker a
+//! line for 10 MB and the 350 KB unknown-tool JSON turn in milliseconds. Its times are this
+//! thread's CPU time (on a shared machine, the time the parse ran, not the time it waited). With
+//! `--features work-count`, each shape's counted work per byte at the larger size too.
+//!
 //! `cargo bench --bench adversarial` (seconds per cell from `PLURNK_BENCH_SECS`, default 0.5; rows
-//! from `PLURNK_BENCH_FAMILIES`, a comma list, default all). No
-//! assertion: it prints, and marks a family over the claim.
+//! from `PLURNK_BENCH_FAMILIES`, a comma list of families and shapes, default all;
+//! `PLURNK_BENCH_TABLES=shapes` for the second table alone). No assertion: it prints, and marks
+//! a row over the claim.
 
 #[path = "adversarial_inputs.rs"]
 mod adversarial;
@@ -33,15 +42,97 @@ fn ns_per_byte(input: &str, secs: f64) -> f64 {
     best / input.len() as f64
 }
 
+#[repr(C)]
+struct Timespec {
+    sec: i64,
+    nsec: i64,
+}
+
+extern "C" {
+    fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;
+}
+
+/// This thread's CPU time in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`).
+fn thread_ns() -> f64 {
+    let mut ts = Timespec { sec: 0, nsec: 0 };
+    // SAFETY: a plain libc call writing the struct it is handed.
+    unsafe { clock_gettime(3, &mut ts) };
+    ts.sec as f64 * 1e9 + ts.nsec as f64
+}
+
+/// This thread's CPU nanoseconds per byte of one `parse` of `input`: the best of the rounds run
+/// in `secs` (at least two).
+fn cpu_ns_per_byte(input: &str, secs: f64) -> f64 {
+    let options = ParseOptions::default();
+    black_box(plurnk_parser::parse(input, &options)); // warm-up
+    let start = thread_ns();
+    let mut best = f64::INFINITY;
+    let mut rounds = 0;
+    while rounds < 2 || (thread_ns() - start) / 1e9 < secs {
+        let t = thread_ns();
+        black_box(plurnk_parser::parse(black_box(input), &options));
+        best = best.min(thread_ns() - t);
+        rounds += 1;
+    }
+    best / input.len() as f64
+}
+
+/// Counted work per byte of `input` (with `--features work-count`).
+fn work_per_byte(input: &str) -> Option<f64> {
+    plurnk_parser::work::reset();
+    black_box(plurnk_parser::parse(input, &ParseOptions::default()));
+    plurnk_parser::work::total().map(|w| w as f64 / input.len() as f64)
+}
+
+/// The second table: the shapes at two sizes, a start marker a line at 10 MB, the 350 KB
+/// unknown-tool JSON turn.
+fn shapes_table(secs: f64, only: &Option<Vec<String>>) {
+    println!();
+    println!("this thread's CPU ns per byte of `parse` (best of the rounds in {secs} s per cell); native shapes at 4 MB and 32 MB");
+    println!("| shape | 1 MB (4 MB) | 8 MB (32 MB) | ratio | work per byte |");
+    println!("|---|---:|---:|---:|---:|");
+    for shape in adversarial::shapes().iter().filter(|s| only.as_ref().map_or(true, |o| o.iter().any(|x| *x == s.name))) {
+        let (small, large) = if shape.native { (4 << 20, 32 << 20) } else { (1 << 20, 8 << 20) };
+        let (a, b) = (shape.build(small), shape.build(large));
+        let (ta, tb) = (cpu_ns_per_byte(&a, secs), cpu_ns_per_byte(&b, secs));
+        drop(a);
+        let work = work_per_byte(&b).map(|w| format!("{w:.1}")).unwrap_or_else(|| "—".into());
+        let ratio = tb / ta;
+        let mark = if ratio <= 1.5 { "" } else { " (over 1.5)" };
+        println!("| {} | {ta:.2} | {tb:.2} | {ratio:.2}{mark} | {work} |", shape.name.replace('|', "\\|"));
+    }
+    let lines = adversarial::start_marker_lines().build(10_000_000);
+    println!(
+        "| a start marker a line, 10 MB | — | {:.2} | — | {} |",
+        cpu_ns_per_byte(&lines, secs),
+        work_per_byte(&lines).map(|w| format!("{w:.1}")).unwrap_or_else(|| "—".into())
+    );
+    drop(lines);
+    let json = adversarial::Shape {
+        name: String::new(),
+        native: true,
+        head: String::new(),
+        unit: "{\"name\": \"frobnicate\", \"arguments\": {\"x\": 1}}\n".into(),
+    }
+    .build(350_000);
+    let ms = cpu_ns_per_byte(&json, secs) * json.len() as f64 / 1e6;
+    let mark = if ms < 5.0 { "" } else { " (over 5 ms)" };
+    println!("| unknown-tool JSON turn, {} KB: ms per parse | — | {ms:.2}{mark} | — | — |", json.len() / 1000);
+}
+
 fn main() {
     let secs: f64 = std::env::var("PLURNK_BENCH_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(0.5);
+    let only: Option<Vec<String>> =
+        std::env::var("PLURNK_BENCH_FAMILIES").ok().filter(|v| !v.is_empty()).map(|v| v.split(',').map(str::to_string).collect());
+    if std::env::var("PLURNK_BENCH_TABLES").as_deref() == Ok("shapes") {
+        shapes_table(secs, &only);
+        return;
+    }
     let header: Vec<&str> = SIZES.iter().map(|(_, n)| *n).collect();
     println!("ns per byte of `parse` (best of the rounds in {secs} s per cell)");
     println!("| family | {} | 10 MB / 10 KB |", header.join(" | "));
     println!("|---|{}---:|", "---:|".repeat(SIZES.len()));
     // `PLURNK_BENCH_FAMILIES=many-headings,deep-nesting` measures only those rows.
-    let only: Option<Vec<String>> =
-        std::env::var("PLURNK_BENCH_FAMILIES").ok().filter(|v| !v.is_empty()).map(|v| v.split(',').map(str::to_string).collect());
     for family in adversarial::FAMILIES.iter().filter(|f| only.as_ref().map_or(true, |o| o.iter().any(|x| x == *f))) {
         let mut cells = Vec::new();
         for &(size, _) in SIZES {
@@ -53,4 +144,5 @@ fn main() {
         let mark = if ratio <= 1.5 { "" } else { " (over 1.5)" };
         println!("| {family} | {} | {ratio:.2}{mark} |", row.join(" | "));
     }
+    shapes_table(secs, &only);
 }

@@ -1,5 +1,7 @@
 //! Adversarial input families for the pairing bounds (§fence-pairing): shared by the benchmark
-//! and the tests (`#[path]`-included).
+//! and the tests (`#[path]`-included). And the shapes of the benchmark's second table.
+
+#![allow(dead_code)]
 
 /// The families the linear-time claim is measured on.
 pub const FAMILIES: &[&str] = &["unclosed-fences", "alternating-widths", "deep-nesting", "one-long-line", "many-headings"];
@@ -65,4 +67,86 @@ pub fn build(family: &str, size: usize) -> String {
         other => panic!("unknown family {other}"),
     }
     s
+}
+
+/// A shape of the second table: `head` once, then `unit` repeated to the size asked for.
+/// `native`: the shape is native markup (§native-tool-calls), measured at 4 MB and 32 MB.
+pub struct Shape {
+    pub name: String,
+    pub native: bool,
+    pub head: String,
+    pub unit: String,
+}
+
+impl Shape {
+    fn new(name: impl Into<String>, native: bool, head: &str, unit: &str) -> Shape {
+        Shape { name: name.into(), native, head: head.to_string(), unit: unit.to_string() }
+    }
+
+    /// The shape at about `size` bytes (whole units).
+    pub fn build(&self, size: usize) -> String {
+        let mut s = String::with_capacity(size + self.unit.len() + self.head.len());
+        s.push_str(&self.head);
+        while s.len() < size {
+            s.push_str(&self.unit);
+        }
+        s
+    }
+}
+
+/// The shapes built from the rules' own triggers that were super-linear once (each fixed, each
+/// held linear by `src/work_tests.rs` by counted work), the worst the shape property and the
+/// slowness fuzzer met, and (issue 44) every native family's start marker repeated without its
+/// end, one line and one a line, taken from the compiled tables so a family added later is
+/// measured too.
+pub fn shapes() -> Vec<Shape> {
+    let mut out = vec![
+        // §one-line-turn, §inline-chain: a line of compact headings.
+        Shape::new("compact-heading-line", false, "", "```READ (src/a.rs) <1,2>```"),
+        // §one-line-turn: glued transfers, whose positions are asked out of order.
+        Shape::new("glued-transfer-line", false, "", "```COPY (a.md) (b.md)```"),
+        // §transparent-inline-closer: one heading holding a closer every few bytes.
+        Shape::new("closers-in-one-heading", false, "```READ (a.md) ", "``` "),
+        // §fence-pairing: bare closers, one a line (past the one-pass reader's bound).
+        Shape::new("bare-fence-lines", false, "", "```\n"),
+        // §native-tool-calls: an open invoke, then parameters on its line.
+        Shape::new("open-invoke-parameters", true, "<invoke name=\"READ\">", "<parameter name=\"path\">a.md"),
+        Shape::new("unterminated-parameters", true, "<function_calls>\n<invoke name=\"READ\">\n", "<parameter name=\"pa\n"),
+        Shape::new("unknown-tool-json-lines", true, "", "{\"name\": \"frobnicate\", \"arguments\": {\"x\": 1}}\n"),
+        Shape::new("json-array-line", true, "[", "{\"name\": \"frobnicate\", \"arguments\": {\"x\": 1}},"),
+        // Found by the shapes: parameters in a wrapper whose forms look for another marker.
+        Shape::new("tool-call-parameter-lines", true, "<tool_call>\n", "<parameter=path>a.md</parameter>\n"),
+        // Found by the shapes: a value nested a level a line, read to the parser's limit from
+        // every line once.
+        Shape::new("nested-json-lines", true, "<tool_call>\n", "{\"a\": \n"),
+        Shape::new("deeply-nested-json-arguments", true, "<tool_call>{\"name\": \"READ\", \"arguments\": ", "{\"a\": "),
+        Shape::new("open-json-strings", true, "", "{\"name\": \"\n"),
+    ];
+    let t: serde_json::Value = serde_json::from_str(plurnk_parser::rules::BUILTIN_TABLES_JSON).expect("tables");
+    for fam in t["native"].as_array().into_iter().flatten() {
+        let family = fam["family"].as_str().unwrap_or("?");
+        for b in fam["blocks"].as_array().into_iter().flatten() {
+            // A block with no start marker opens with its form's opening tag.
+            let start = b["start"][0].as_str().map(str::to_string).or_else(|| {
+                let f = &b["forms"][0];
+                let prefix = f["prefixes"].as_array().and_then(|p| p.last()).and_then(|p| p.as_str()).unwrap_or("");
+                let name = f["sections"][0].as_str().or_else(|| f["calls"][0].as_str())?;
+                Some(format!("<{prefix}{name}>"))
+            });
+            let Some(start) = start else { continue };
+            if out.iter().any(|s| s.unit == start) {
+                continue;
+            }
+            out.push(Shape::new(format!("start {family}: {start}"), true, "", &start));
+            out.push(Shape::new(format!("start a line {family}: {start}"), true, "", &format!("{start}\n")));
+        }
+    }
+    out
+}
+
+/// Every native family's start marker, one a line, in turn (issue 44: a start marker per line
+/// for 10 MB).
+pub fn start_marker_lines() -> Shape {
+    let units: Vec<String> = shapes().into_iter().filter(|s| s.name.starts_with("start a line")).map(|s| s.unit).collect();
+    Shape::new("a start marker a line", true, "", &units.concat())
 }

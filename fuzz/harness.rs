@@ -42,6 +42,7 @@ pub const FUZZ_TARGETS: &[(&str, fn(&[u8]))] = &[
     }),
     ("stream", check_stream),
     ("structured", check_structured),
+    ("slowness", check_slowness),
 ];
 
 /// An entry point on `data` when it is UTF-8 (the library takes `&str`; the CLI refuses the rest).
@@ -591,4 +592,49 @@ pub fn check_stream(data: &[u8]) {
         "StreamParser::finish differs from parse on {whole:?} (seed {seed})"
     );
     check_result(&expected, &whole, native_rewrite(&whole, &ParseOptions::default()).as_deref());
+}
+
+// ── Slowness ────────────────────────────────────────────────────────────────────────────────────
+
+/// The sizes the slowness target compares: the same shape at 32 KB and at 128 KB.
+pub const SLOWNESS_SIZES: (usize, usize) = (32 * 1024, 128 * 1024);
+
+/// The turn the slowness target builds from a seed: `head` once, then `unit` repeated to `size`.
+pub fn slowness_turn(head: &str, unit: &str, size: usize) -> String {
+    let mut s = String::with_capacity(size + unit.len() + head.len());
+    s.push_str(head);
+    while s.len() < size && !unit.is_empty() {
+        s.push_str(unit);
+    }
+    s
+}
+
+/// The seed's head and unit: its first byte places the cut in the rest (read as UTF-8, lossily,
+/// at most 4 KB, so a unit repeats at least eight times into 32 KB).
+pub fn slowness_seed(data: &[u8]) -> Option<(String, String)> {
+    let (&cut, rest) = data.split_first()?;
+    let text = String::from_utf8_lossy(&rest[..rest.len().min(4096)]).into_owned();
+    let mut k = cut as usize * text.len() / 256;
+    while !text.is_char_boundary(k) {
+        k -= 1;
+    }
+    let (head, unit) = text.split_at(k);
+    (!unit.is_empty()).then(|| (head.to_string(), unit.to_string()))
+}
+
+/// Fuzzing for slowness (§parser-architecture: every path linear in the input): the input is a
+/// seed, a head and a unit; the unit repeated after the head to 32 KB and to 128 KB must cost
+/// `parse` work (counted, feature `work-count`) growing at most 4.4 times, and at most
+/// `work::MAX_PER_BYTE` per byte. Without the counter (the stable property run) it checks that
+/// both parse.
+pub fn check_slowness(data: &[u8]) {
+    let Some((head, unit)) = slowness_seed(data) else { return };
+    let (a, b) = (slowness_turn(&head, &unit, SLOWNESS_SIZES.0), slowness_turn(&head, &unit, SLOWNESS_SIZES.1));
+    let options = ParseOptions::default();
+    let run = |input: &str| {
+        std::hint::black_box(plurnk_parser::parse(input, &options));
+    };
+    if let Err(why) = plurnk_parser::work::check_growth(&a, &b, run, |input| plurnk_parser::general_path_only(|| run(input))) {
+        panic!("slowness: head {head:?} then {unit:?} repeated: {why}");
+    }
 }

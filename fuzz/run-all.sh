@@ -14,7 +14,7 @@ TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/fuzz/target}"
 TARGET_DIR="$(cd "$(dirname "$TARGET_DIR")" && pwd)/$(basename "$TARGET_DIR")"
 mkdir -p "$LOGS"
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(parse parse_statements parse_client parse_path native_read stream structured)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(parse parse_statements parse_client parse_path native_read stream structured slowness)
 cd "$ROOT"
 # The targets are bolero targets: this cfg makes libFuzzer their engine (fuzz/harness.rs).
 export RUSTFLAGS="--cfg fuzzing_libfuzzer${RUSTFLAGS:+ $RUSTFLAGS}"

@@ -56,7 +56,13 @@ fn skip_target(b: &[u8], mut i: usize) -> Option<usize> {
 
 /// `[` … `]` with balanced brackets; double-quoted strings protect brackets
 /// (§scheme-metadata-modifier).
-pub fn skip_meta(b: &[u8], mut i: usize) -> Option<usize> {
+pub fn skip_meta(b: &[u8], i: usize) -> Option<usize> {
+    let found = skip_meta_uncounted(b, i);
+    crate::work::add(crate::work::Stage::Heading, found.unwrap_or(b.len()).saturating_sub(i));
+    found
+}
+
+fn skip_meta_uncounted(b: &[u8], mut i: usize) -> Option<usize> {
     let mut depth = 0usize;
     let mut in_str = false;
     while i < b.len() {
@@ -106,13 +112,18 @@ fn closer_run(b: &[u8], from: usize, w: u32) -> Option<(usize, usize)> {
 /// costs more than the short lines it runs over.
 pub(crate) fn aside_close(b: &[u8], from: usize) -> Option<usize> {
     let from = from.min(b.len());
-    memchr::memchr_iter(b'>', &b[from..]).map(|o| from + o).find(|&gt| gt >= from + 2 && &b[gt - 2..gt] == b"--").map(|gt| gt - 2)
+    let found = memchr::memchr_iter(b'>', &b[from..]).map(|o| from + o).find(|&gt| gt >= from + 2 && &b[gt - 2..gt] == b"--");
+    crate::work::add(crate::work::Stage::Heading, found.map_or(b.len(), |gt| gt + 1) - from);
+    found.map(|gt| gt - 2)
 }
 
 /// The segments the scan read for each heading line (§inline-chain), kept for the builder so a
 /// heading line is split once per parse, not once to pair and again to build. Bounded: past
 /// [`SegmentCache::CAP`] segments the rest are not kept and the builder splits those lines
-/// again, so a turn of a million headings holds no more than this.
+/// again, so a turn of a million headings holds no more than this. The bound lies past the
+/// headings of a few hundred kilobytes (a line of glued compact headings, §one-line-turn, splits
+/// into a statement every few bytes), so the work per byte of a turn that size does not step up
+/// where the bound is passed; a workspace that held more is given back after its parse.
 #[derive(Default)]
 pub struct SegmentCache {
     /// `(line, fence_at, width, from, to)`, lines ascending: `segs[from..to]` split `line` from
@@ -124,7 +135,12 @@ pub struct SegmentCache {
 }
 
 impl SegmentCache {
-    pub const CAP: usize = 1 << 12;
+    pub const CAP: usize = 1 << 16;
+
+    /// The segments the cache's buffer can hold (its memory, for the workspace's release).
+    pub fn held(&self) -> usize {
+        self.segs.capacity()
+    }
 
     pub fn clear(&mut self) {
         self.heads.clear();
@@ -344,10 +360,20 @@ pub fn lex_into(line: &str, from: usize, seg: &Segment, zero_width: &[char], not
     out.stop = None;
     let b = line.as_bytes();
     let end = seg.end;
+    crate::work::add(crate::work::Stage::Heading, end.saturating_sub(from));
     let mut i = from;
     // Whether the previous token ended a slot (so a glued character is refused).
     let mut glued = true;
-    let in_closer = |i: usize| seg.closers.iter().find(|(s, e)| i >= *s && i < *e).map(|(_, e)| *e);
+    // The closers lie in line order and `i` only grows: the first one not ended before `i` is
+    // the only one `i` can be in, so a stretch of many closers is crossed once, not once a byte.
+    let closers = seg.closers.as_slice();
+    let mut ci = 0;
+    let mut in_closer = |i: usize| {
+        while ci < closers.len() && closers[ci].1 <= i {
+            ci += 1;
+        }
+        closers.get(ci).filter(|(s, _)| *s <= i).map(|(_, e)| *e)
+    };
     while i < end {
         if let Some(e) = in_closer(i) {
             i = e;
@@ -421,7 +447,8 @@ pub fn lex_into(line: &str, from: usize, seg: &Segment, zero_width: &[char], not
                     j += 1;
                 }
                 let s0 = j;
-                while j < end && !matches!(b[j], b' ' | b'\t' | b'<' | b'[') && !seg.closers.iter().any(|(cs, _)| *cs == j) {
+                let stop = next_closer(closers, s0, end);
+                while j < stop && !matches!(b[j], b' ' | b'\t' | b'<' | b'[') {
                     j += 1;
                 }
                 if j == s0 {
@@ -436,7 +463,8 @@ pub fn lex_into(line: &str, from: usize, seg: &Segment, zero_width: &[char], not
                 // The log's charge separator and its text: runs to the next slot opener.
                 let s0 = i + notation.charge.len();
                 let mut j = s0;
-                while j < end && !matches!(b[j], b'<' | b'[') && !seg.closers.iter().any(|(cs, _)| *cs == j) {
+                let stop = next_closer(closers, s0, end);
+                while j < stop && !matches!(b[j], b'<' | b'[') {
                     j += 1;
                 }
                 let mut ts = s0;
@@ -479,6 +507,12 @@ pub fn lex_into(line: &str, from: usize, seg: &Segment, zero_width: &[char], not
             }
         }
     }
+}
+
+/// The first closer starting at or after `at` (closers in line order), else `end`: a run of
+/// text stops there (found by a binary search, not by asking every closer at every byte).
+fn next_closer(closers: &[(usize, usize)], at: usize, end: usize) -> usize {
+    closers.get(closers.partition_point(|c| c.0 < at)).map_or(end, |c| c.0.min(end))
 }
 
 /// A `<…>` scope starting at `i`: to its `>`, or to the stretch's end (before any closer).

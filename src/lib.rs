@@ -26,6 +26,11 @@ pub mod scan;
 pub mod scope;
 pub mod small;
 pub mod target;
+#[doc(hidden)]
+pub mod work;
+// The unit tests include the fuzz harness (`work`), which names the crate by its name.
+#[cfg(test)]
+extern crate self as plurnk_parser;
 
 use std::sync::Arc;
 
@@ -216,7 +221,7 @@ impl Workspace {
     const KEEP_LINES: usize = 1 << 16;
 
     fn release_if_huge(&mut self) {
-        if self.lines.capacity() > Self::KEEP_LINES || self.plines.capacity() > Self::KEEP_LINES {
+        if self.lines.capacity() > Self::KEEP_LINES || self.plines.capacity() > Self::KEEP_LINES || self.heads.held() > Self::KEEP_LINES / 16 {
             *self = Workspace::default();
         }
     }
@@ -386,7 +391,11 @@ fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry
 #[inline]
 fn read_clean<'a>(input: &'a str, rules: &Rules, cls: &Classifier, entry: Entry, ws: &mut Workspace) -> Option<ParseResult<'a>> {
     if std::ptr::eq(rules, Rules::builtin()) && shortcuts() {
-        clean_turn::read(input, rules, cls, entry, ws)
+        let read = clean_turn::read(input, rules, cls, entry, ws);
+        if read.is_some() {
+            work::took(work::Shortcut::CleanTurn);
+        }
+        read
     } else {
         None
     }

@@ -25,6 +25,7 @@ pub fn lines(input: &str) -> Vec<Line> {
 /// [`lines`] into a reused buffer (cleared first).
 pub fn lines_into(input: &str, out: &mut Vec<Line>) {
     out.clear();
+    crate::work::add(crate::work::Stage::Lines, input.len());
     let bytes = input.as_bytes();
     // A large turn is counted first (a vector count, cheaper than the split) so its table is
     // sized once rather than doubled past need; a small one is not worth the extra pass.
@@ -185,6 +186,7 @@ unsafe fn split_avx2<const LONG: bool>(bytes: &[u8], out: &mut Vec<Line>) {
 pub fn line_at(input: &str, n: usize) -> Option<Line> {
     let bytes = input.as_bytes();
     let start = if n == 0 { 0 } else { memchr::memchr_iter(b'\n', bytes).nth(n - 1)? + 1 };
+    crate::work::add(crate::work::Stage::Scan, start);
     if start > bytes.len() || (start == bytes.len() && n > 0) {
         return None;
     }
@@ -246,11 +248,9 @@ pub fn chunk_padded(bytes: &[u8], at: usize) -> [u8; 64] {
 /// setup cost more than the bytes); longer haystacks still go to `memchr`.
 #[inline]
 pub fn find_byte(needle: u8, hay: &[u8]) -> Option<usize> {
-    if hay.len() < 32 {
-        hay.iter().position(|&b| b == needle)
-    } else {
-        memchr::memchr(needle, hay)
-    }
+    let found = if hay.len() < 32 { hay.iter().position(|&b| b == needle) } else { memchr::memchr(needle, hay) };
+    crate::work::add(crate::work::Stage::Scan, found.map_or(hay.len(), |k| k + 1));
+    found
 }
 
 /// The first occurrence of `needle` in `hay` (as `str::find`), for the short haystacks of a heading:
@@ -274,7 +274,9 @@ pub fn find_str(hay: &[u8], needle: &[u8]) -> Option<usize> {
 #[inline]
 pub fn rfind_str(hay: &[u8], needle: &[u8]) -> Option<usize> {
     let last = hay.len().checked_sub(needle.len())?;
-    (0..=last).rev().find(|&i| hay[i..].starts_with(needle))
+    let found = (0..=last).rev().find(|&i| hay[i..].starts_with(needle));
+    crate::work::add(crate::work::Stage::Scan, hay.len() - found.unwrap_or(0));
+    found
 }
 
 /// The first byte at or after `from` in `hay` that is one of `set`, or `hay.len()`: the search a
@@ -285,6 +287,13 @@ pub fn rfind_str(hay: &[u8], needle: &[u8]) -> Option<usize> {
 /// the slice is read.
 #[inline(always)]
 pub fn find_of<const N: usize>(hay: &[u8], from: usize, set: [u8; N]) -> usize {
+    let at = find_of_uncounted(hay, from, set);
+    crate::work::add(crate::work::Stage::Scan, at.saturating_sub(from) + 1);
+    at
+}
+
+#[inline(always)]
+fn find_of_uncounted<const N: usize>(hay: &[u8], from: usize, set: [u8; N]) -> usize {
     let len = hay.len();
     let mut i = from;
     #[cfg(target_arch = "x86_64")]
@@ -330,7 +339,60 @@ pub fn find_of<const N: usize>(hay: &[u8], from: usize, set: [u8; N]) -> usize {
 /// Code points in `s` (a column count, §parser-position).
 #[inline]
 pub fn columns(s: &str) -> u32 {
-    s.as_bytes().iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u32
+    crate::work::add(crate::work::Stage::Columns, s.len());
+    columns_of(s.as_bytes())
+}
+
+/// Code points in `b`, any byte range: a byte that is no continuation byte starts one, so the
+/// counts of two adjacent ranges add up even where a character straddles them.
+#[inline]
+fn columns_of(b: &[u8]) -> u32 {
+    b.iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u32
+}
+
+/// The columns of bytes of a turn's lines asked for in any order (§parser-position): a turn on
+/// one line (§one-line-turn) asks for a position per statement, and counting each from the line
+/// start cost the line's length per statement. A short line is counted from its start; a long
+/// one keeps checkpoints every [`Self::STEP`] bytes, counted once, as far into it as asked, and
+/// the last byte asked: a position just after it is counted from it, any other from the nearest
+/// checkpoint. So an answer costs at most `STEP` bytes beyond the checkpoints' one pass over each
+/// long line, whatever the order of the questions and however they alternate between lines.
+#[derive(Debug, Default)]
+pub struct ColumnMemo {
+    /// Per long line asked about: `marks[k]` is the column at byte `(k + 1) * STEP`, and the
+    /// last byte asked with its column.
+    long: std::collections::HashMap<u32, (Vec<u32>, usize, u32)>,
+}
+
+impl ColumnMemo {
+    pub const STEP: usize = 16;
+
+    /// The column of byte `byte` (at most `text.len()`) of line `line`, whose text is `text`.
+    pub fn column(&mut self, line: u32, text: &str, byte: usize) -> u32 {
+        let b = text.as_bytes();
+        let byte = byte.min(b.len());
+        if byte <= 2 * Self::STEP || crate::work::rescan() {
+            // A short prefix, or the test of the test (`work::with_rescan`): from the line start.
+            return columns(&text[..byte]);
+        }
+        let (marks, at, col) = self.long.entry(line).or_default();
+        let column = if *at <= byte && byte - *at <= Self::STEP {
+            crate::work::add(crate::work::Stage::Columns, byte - *at);
+            *col + columns_of(&b[*at..byte])
+        } else {
+            let k = byte / Self::STEP;
+            while marks.len() < k {
+                let j = marks.len();
+                let before = if j == 0 { 0 } else { marks[j - 1] };
+                crate::work::add(crate::work::Stage::Columns, Self::STEP);
+                marks.push(before + columns_of(&b[j * Self::STEP..(j + 1) * Self::STEP]));
+            }
+            crate::work::add(crate::work::Stage::Columns, byte - k * Self::STEP);
+            marks[k - 1] + columns_of(&b[k * Self::STEP..byte])
+        };
+        (*at, *col) = (byte, column);
+        column
+    }
 }
 
 /// Per byte, for [`blank`]: 0 for ASCII white space, 1 for any other ASCII byte, 2 for a byte
@@ -359,14 +421,16 @@ pub fn blank(s: &str) -> bool {
     let b = s.as_bytes();
     let mut seen = 0u8;
     let mut steps = b.chunks_exact(8);
-    for step in &mut steps {
+    for (k, step) in (&mut steps).enumerate() {
         for &c in step {
             seen |= BLANK_KIND[c as usize];
         }
         if seen & 1 != 0 {
+            crate::work::add(crate::work::Stage::Scan, 8 * (k + 1));
             return false;
         }
     }
+    crate::work::add(crate::work::Stage::Scan, b.len());
     for &c in steps.remainder() {
         seen |= BLANK_KIND[c as usize];
     }
@@ -709,6 +773,7 @@ impl<'r> Classifier<'r> {
 
     /// [`Classifier::classify`] of a line whose first byte, `first`, may matter.
     pub(crate) fn classify_slow(&self, text: &str, first: u8) -> Class {
+        crate::work::add(crate::work::Stage::Lines, text.len());
         if matches!(first, 0xE2 | 0xEF) {
             return self.classify_zero_width(text);
         }

@@ -12,7 +12,7 @@ use crate::heading::{self, LexStop, Lexed, Segment, Tok};
 use crate::pair::regions::{End, Form, OpRegion};
 use crate::rules::model::{BodyKind, InlineText, LeadingMetadata, Operands, Operation, ScopeDomain, Shape, Tier};
 use crate::rules::{DiagId, Rules};
-use crate::scan::{columns, Classifier, Line, Named};
+use crate::scan::{Classifier, Line, Named};
 use crate::small::Small;
 use crate::{matcher, scope, target, Entry};
 
@@ -30,10 +30,9 @@ pub struct Ctx<'a, 'c> {
     pub scratch: &'c Scratch,
     /// The heading splits the scan kept (a line not kept is split again here).
     pub heads: &'c heading::SegmentCache,
-    /// The last position asked for (line, byte, column): positions on one line are asked for
-    /// left to right, so a line of many statements (§one-line-turn) is counted once, not once
-    /// per statement from its start.
-    last_pos: std::cell::Cell<(u32, usize, u32)>,
+    /// The columns of the line last asked about, counted once however positions on it are
+    /// asked for (a line of many statements, §one-line-turn).
+    columns: std::cell::RefCell<crate::scan::ColumnMemo>,
 }
 
 /// See [`Ctx::scratch`]. Each vector is taken out of its cell while in use and put back after,
@@ -72,18 +71,14 @@ impl<'a, 'c> Ctx<'a, 'c> {
         scratch: &'c Scratch,
         heads: &'c heading::SegmentCache,
     ) -> Self {
-        Ctx { input, lines, rules, cls, entry, scratch, heads, last_pos: std::cell::Cell::new((u32::MAX, 0, 0)) }
+        Ctx { input, lines, rules, cls, entry, scratch, heads, columns: Default::default() }
     }
     pub fn line_text(&self, i: u32) -> &'a str {
         let l = self.lines[i as usize];
         &self.input[l.start..l.end]
     }
     pub fn pos(&self, line: u32, byte: usize) -> Position {
-        let t = self.line_text(line);
-        let byte = byte.min(t.len());
-        let (l, b, c) = self.last_pos.get();
-        let column = if l == line && b <= byte { c + columns(&t[b..byte]) } else { columns(&t[..byte]) };
-        self.last_pos.set((line, byte, column));
+        let column = self.columns.borrow_mut().column(line, self.line_text(line), byte);
         Position { line: line + 1, column }
     }
     #[cold]
@@ -221,6 +216,7 @@ fn build_segments<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, segs: &[Segment], out: &m
     let body = body_span(ctx, r);
     let count = segs.len();
     for (k, seg) in segs.iter().enumerate() {
+        crate::work::add(crate::work::Stage::Build, seg.end.saturating_sub(seg.fence_at) + 1);
         let last = k + 1 == count;
         let position = match r.form {
             Form::Fenced if k == 0 => ctx.pos(line_no, r.pos_at),

@@ -177,6 +177,7 @@ fn first_hit(bytes: &[u8], b: &[u8], p: usize, to: usize, hits: &mut Hits) -> Op
                     _ => unreachable!("chunks of one to three"),
                 };
                 let hit = i.map(|i| p + i);
+                crate::work::add(crate::work::Stage::Native, hit.map_or(to, |h| h + 1) - p);
                 *memo = Some((p, hit));
                 hit
             }
@@ -268,6 +269,7 @@ impl Markers {
                 if j > at - from || best.is_some_and(|m| at - j >= m.0) {
                     continue;
                 }
+                crate::work::add(crate::work::Stage::Native, 1);
                 if let Some(m) = self.try_at(lead, ac, s, at - j, to) {
                     best = Some(m);
                     break;
@@ -296,8 +298,11 @@ impl Markers {
         ac.find(Input::new(s).range(st..to).anchored(Anchored::Yes)).map(|m| (m.start(), m.end(), m.pattern().as_usize()))
     }
 
+    /// Work: the bytes to the match's end, or to `to`.
     fn find_in(ac: &AhoCorasick, s: &str, from: usize, to: usize) -> Option<(usize, usize, usize)> {
-        ac.find(Input::new(s).range(from..to)).map(|m| (m.start(), m.end(), m.pattern().as_usize()))
+        let found = ac.find(Input::new(s).range(from..to)).map(|m| (m.start(), m.end(), m.pattern().as_usize()));
+        crate::work::add(crate::work::Stage::Native, found.map_or(to, |m| m.1).saturating_sub(from) + 1);
+        found
     }
 
     /// A spelling written exactly at `at`: its end.

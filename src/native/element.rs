@@ -219,6 +219,7 @@ impl<'a> Lts<'a> {
             return false;
         };
         let a = self.read + i;
+        crate::work::add(crate::work::Stage::Tag, i + 1);
         let open = self.prefixes_at(a + 1);
         let close = if b.get(a + 1) == Some(&b'/') { self.prefixes_at(a + 2) } else { 0 };
         if open | close != 0 {
@@ -316,7 +317,8 @@ impl<'a> Lts<'a> {
             })
         };
         if cfg!(any(test, debug_assertions)) {
-            assert_eq!(got, find_open(self.s, m, from, to, self.prefixes, &names.list), "a marked opening tag differs from the search");
+            let plain = crate::work::unmetered(|| find_open(self.s, m, from, to, self.prefixes, &names.list));
+            assert_eq!(got, plain, "a marked opening tag differs from the search");
         }
         got
     }
@@ -334,7 +336,8 @@ impl<'a> Lts<'a> {
             })
         };
         if cfg!(any(test, debug_assertions)) {
-            assert_eq!(got, find_close(self.s, m, from, to, self.prefixes, &names.list), "a marked closing tag differs from the search");
+            let plain = crate::work::unmetered(|| find_close(self.s, m, from, to, self.prefixes, &names.list));
+            assert_eq!(got, plain, "a marked closing tag differs from the search");
         }
         got
     }
@@ -385,7 +388,8 @@ fn find_open_after(
     names: &[String],
 ) -> Option<(usize, usize, usize)> {
     if cfg!(any(test, debug_assertions)) {
-        assert_eq!(known, find_open(s, m, from, to, prefixes, names), "a kept opening tag differs from the search");
+        let plain = crate::work::unmetered(|| find_open(s, m, from, to, prefixes, names));
+        assert_eq!(known, plain, "a kept opening tag differs from the search");
     }
     known
 }
@@ -397,6 +401,12 @@ fn ident_byte(c: u8) -> bool {
 /// Where the slots written inside a tag end: (slots end, tag end). A `>` ends the tag; a
 /// closing tag right after a slot means the slot's own bracket closed it; so does the line's end.
 fn scan_slots(s: &str, from: usize, le: usize) -> (usize, usize, bool) {
+    let got = scan_slots_uncounted(s, from, le);
+    crate::work::add(crate::work::Stage::Tag, got.1.saturating_sub(from) + 1);
+    got
+}
+
+fn scan_slots_uncounted(s: &str, from: usize, le: usize) -> (usize, usize, bool) {
     let b = s.as_bytes();
     let mut j = from;
     while j < le {
@@ -481,6 +491,12 @@ fn strip_trailing_closers(mut v: &str) -> &str {
 /// The tag ends with its line at the latest, but the line's end is found only when a reading
 /// runs to it: a line of many tags (a turn on one line) is crossed once, not once a tag.
 pub(crate) fn read_tag<'a>(s: &'a str, name_start: usize, name_end: usize, equals: bool, rec: &NativeRecovery) -> Tag<'a> {
+    let tag = read_tag_uncounted(s, name_start, name_end, equals, rec);
+    crate::work::add(crate::work::Stage::Tag, tag.end.saturating_sub(name_start) + 1);
+    tag
+}
+
+fn read_tag_uncounted<'a>(s: &'a str, name_start: usize, name_end: usize, equals: bool, rec: &NativeRecovery) -> Tag<'a> {
     let b = s.as_bytes();
     // Whether `i` is the end of the tag's line (as `line_end` places it).
     let at_end = |i: usize| i >= b.len() || b[i] == b'\n' || (b[i] == b'\r' && (i + 1 == b.len() || b[i + 1] == b'\n'));

@@ -38,10 +38,10 @@ pub(crate) fn read<'a>(
         }
         Form::Json(j) => json(j, s, p, to, rec, closes),
         Form::NameJson { prefixes, names, ids, args, args_end, index } => {
-            name_json(s, p, to, prefixes, names, ids, args, args_end, index, rec)
+            name_json(s, p, to, prefixes, names, ids, args, args_end, index, rec, closes)
         }
         Form::ArgPairs { name_end, key_start, key_end, value_start, value_end } => {
-            arg_pairs(s, p, to, name_end, key_start, key_end, value_start, value_end, rec)
+            arg_pairs(s, p, to, name_end, key_start, key_end, value_start, value_end, rec, closes)
         }
         Form::Heading { prefixes } => heading(s, p, to, closed, prefixes),
         Form::Pythonic { list, suffixes } => python::pythonic(s, p, to, *list, suffixes, rec.truncated_body),
@@ -160,12 +160,13 @@ fn json(j: &NativeJson, s: &str, p: usize, to: usize, rec: &NativeRecovery, clos
         return None;
     }
     // Every call carries a name key, written as a quoted key unless escapes spell it: a value
-    // that closes with neither (a log line's `{"path": …}`) is no call, and is not built.
+    // that closes with neither (a log line's `{"path": …}`) is no call, and is not built. Nor is
+    // one the parser is sure to fail on.
     if !j.keyed && !j.python {
-        if let Some(close) = closes.get(s, p, to) {
-            if !may_name_call(j, &s[p..close]) {
-                return None;
-            }
+        match closes.reading(s, p, to) {
+            Reading::Closes(close) if !may_name_call(j, &s[p..close]) => return None,
+            Reading::Fails => return None,
+            _ => {}
         }
     }
     let (v, end) = value_at(j, s, p, to, rec.truncated_body)?;
@@ -298,6 +299,7 @@ fn name_json<'a>(
     args_end: &Markers,
     index: &[String],
     rec: &NativeRecovery,
+    closes: &Closes,
 ) -> Option<(Vec<Call<'a>>, usize)> {
     let mut q = p;
     if let Some(e) = prefixes.at(s, q, to) {
@@ -315,7 +317,7 @@ fn name_json<'a>(
         let a = q + memchr::memchr(b'{', &b[q..lim])?;
         (a, a)
     } else {
-        let (a, ae, _) = args.find(s, q, to)?;
+        let (a, ae, _) = closes.find(args, s, q, to)?;
         (a, ae)
     };
     // An id written before the name (`ID<|tool_call:name|>NAME`).
@@ -370,8 +372,9 @@ fn arg_pairs<'a>(
     value_start: &Markers,
     value_end: &Markers,
     rec: &NativeRecovery,
+    closes: &Closes,
 ) -> Option<(Vec<Call<'a>>, usize)> {
-    let (k0, _, _) = key_start.find(s, p, to)?;
+    let (k0, _, _) = closes.find(key_start, s, p, to)?;
     let mut name = s[p..k0].trim();
     if let Some((a, _, _)) = name_end.find(s, p, k0) {
         name = s[p..a].trim();
@@ -385,11 +388,11 @@ fn arg_pairs<'a>(
     loop {
         let at = skip_ws(s, q, to);
         let Some(ks) = key_start.at(s, at, to) else { break };
-        let (ke, ka, _) = key_end.find(s, ks, to)?;
+        let (ke, ka, _) = closes.find(key_end, s, ks, to)?;
         let key = s[ks..ke].trim();
         let v = skip_ws(s, ka, to);
         let vs = value_start.at(s, v, to)?;
-        let next_key = key_start.find(s, vs, to).map(|m| m.0).unwrap_or(to);
+        let next_key = closes.find(key_start, s, vs, to).map(|m| m.0).unwrap_or(to);
         let (ve, va) = match value_end.find(s, vs, next_key) {
             Some((a, e, _)) => (a, e),
             None if rec.missing_end => (next_key, next_key),

@@ -385,6 +385,12 @@ fn fence_closes(s: &str, ls: usize, le: usize, ch: u8, w: usize) -> bool {
 /// holding a backtick or tilde can open or close one, so the search jumps between those bytes
 /// by memchr instead of walking every line.
 fn next_quotation(s: &str, pos: usize, to: usize) -> Option<(usize, usize)> {
+    let found = next_quotation_uncounted(s, pos, to);
+    crate::work::add(crate::work::Stage::Native, found.map_or(to, |q| q.1).saturating_sub(pos) + 1);
+    found
+}
+
+fn next_quotation_uncounted(s: &str, pos: usize, to: usize) -> Option<(usize, usize)> {
     let b = s.as_bytes();
     let mut ls = if pos == 0 || b[pos - 1] == b'\n' { pos } else { next_line(s, pos)? };
     while ls < to {
@@ -618,19 +624,24 @@ fn json_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Opt
         if ctx.nameless.get() == Some((at, to)) {
             return None;
         }
-        if let Some(close) = ctx.closes.get(s, at, to) {
-            if !forms::may_name(&ctx.c.json_names, true, &s[at..close]) {
+        match ctx.closes.reading(s, at, to) {
+            text::Reading::Closes(close) if !forms::may_name(&ctx.c.json_names, true, &s[at..close]) => {
                 ctx.nameless.set(Some((at, to)));
                 return None;
             }
+            // Every form reads JSON, which the parser fails on here: no call, and no EOF.
+            text::Reading::Fails => return None,
+            _ => {}
         }
     }
     let Some((calls, end, _)) = sequence_in(ctx, s, at, to, bi, false) else {
-        // Only a value that runs to `to` unclosed can end in EOF: one that closes first
-        // is not read again.
-        if ctx.closes.get(s, at, to).is_none() {
+        // Only a value that runs to `to` unclosed can end in EOF: one that closes first, or
+        // that the parser fails on first, is not read again.
+        if ctx.closes.reading(s, at, to) == text::Reading::Unclosed {
             let mut it = serde_json::Deserializer::from_str(&s[at..to]).into_iter::<Value>();
-            if matches!(it.next(), Some(Err(e)) if e.is_eof()) {
+            let got = it.next();
+            text::json_work(&s[at..to], &got, it.byte_offset());
+            if matches!(got, Some(Err(e)) if e.is_eof()) {
                 ctx.json_unclosed.set(true);
             }
         }

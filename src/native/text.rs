@@ -10,6 +10,7 @@ pub(crate) fn line_end(s: &str, p: usize) -> usize {
         Some(i) => p + i,
         None => b.len(),
     };
+    crate::work::add(crate::work::Stage::Native, e.saturating_sub(p) + 1);
     if e > p && b[e - 1] == b'\r' {
         e -= 1;
     }
@@ -18,10 +19,12 @@ pub(crate) fn line_end(s: &str, p: usize) -> usize {
 
 /// The start of the line holding `p`.
 pub(crate) fn line_start(s: &str, p: usize) -> usize {
-    match memchr::memrchr(b'\n', &s.as_bytes()[..p.min(s.len())]) {
+    let start = match memchr::memrchr(b'\n', &s.as_bytes()[..p.min(s.len())]) {
         Some(i) => i + 1,
         None => 0,
-    }
+    };
+    crate::work::add(crate::work::Stage::Native, p.saturating_sub(start) + 1);
+    start
 }
 
 /// Whether only spaces and tabs stand between the start of `p`'s line and `p`. It reads back
@@ -38,18 +41,22 @@ pub(crate) fn at_line_start(s: &str, p: usize) -> bool {
 /// Past spaces, tabs and line breaks, up to `to`.
 pub(crate) fn skip_ws(s: &str, mut p: usize, to: usize) -> usize {
     let b = s.as_bytes();
+    let from = p;
     while p < to && matches!(b[p], b' ' | b'\t' | b'\r' | b'\n') {
         p += 1;
     }
+    crate::work::add(crate::work::Stage::Native, p - from + 1);
     p
 }
 
 /// Past spaces and tabs, up to `to`.
 pub(crate) fn skip_blank(s: &str, mut p: usize, to: usize) -> usize {
     let b = s.as_bytes();
+    let from = p;
     while p < to && matches!(b[p], b' ' | b'\t') {
         p += 1;
     }
+    crate::work::add(crate::work::Stage::Native, p.saturating_sub(from) + 1);
     p
 }
 
@@ -142,6 +149,7 @@ pub(crate) fn trim_ws(t: &str) -> &str {
     let ws = |c: &u8| matches!(c, b' ' | b'\t' | b'\r' | b'\n');
     let start = b.iter().position(|c| !ws(c)).unwrap_or(b.len());
     let end = b.iter().rposition(|c| !ws(c)).map(|i| i + 1).unwrap_or(start);
+    crate::work::add(crate::work::Stage::Native, start + (b.len() - end.max(start)) + 1);
     &t[start..end.max(start)]
 }
 
@@ -152,10 +160,12 @@ pub(crate) fn rfind_closer(t: &str) -> Option<usize> {
     let mut end = b.len();
     while let Some(i) = memchr::memrchr(b'<', &b[..end]) {
         if b.get(i + 1) == Some(&b'/') {
+            crate::work::add(crate::work::Stage::Native, b.len() - i);
             return Some(i);
         }
         end = i;
     }
+    crate::work::add(crate::work::Stage::Native, b.len());
     None
 }
 
@@ -180,10 +190,18 @@ pub(crate) fn trim_value(v: &str) -> &str {
 }
 
 /// Where the JSON value opening at `p` (a `{` or `[`) closes: the byte after the bracket that
-/// brings the depth back to zero outside strings, or `None` when `s[p..to]` ends first. A JSON
-/// parser reading the same text stops at that bracket at the latest (it completes the value or
-/// fails on the way), so a value that closes here never ends in EOF.
+/// brings the depth back to zero outside strings, or `None` when `s[p..to]` ends first or a
+/// string holds a line break (JSON writes one as `\n`: a parser fails there, so no value open
+/// across it ever reads). A JSON parser reading the same text stops at that bracket at the
+/// latest (it completes the value or fails on the way), so a value that closes here never ends
+/// in EOF.
 pub(crate) fn json_close(s: &str, p: usize, to: usize) -> Option<usize> {
+    let close = json_close_uncounted(s, p, to);
+    crate::work::add(crate::work::Stage::Json, close.unwrap_or(to).saturating_sub(p));
+    close
+}
+
+fn json_close_uncounted(s: &str, p: usize, to: usize) -> Option<usize> {
     let b = &s.as_bytes()[..to];
     let mut depth = 0usize;
     let mut i = p;
@@ -193,13 +211,16 @@ pub(crate) fn json_close(s: &str, p: usize, to: usize) -> Option<usize> {
                 // A string is crossed by searching for its quote or an escape, not byte by byte.
                 i += 1;
                 loop {
-                    let k = memchr::memchr2(b'"', b'\\', b.get(i..)?)?;
-                    if b[i + k] == b'"' {
-                        i += k + 1;
-                        break;
+                    let k = memchr::memchr3(b'"', b'\\', b'\n', b.get(i..)?)?;
+                    match b[i + k] {
+                        b'"' => {
+                            i += k + 1;
+                            break;
+                        }
+                        b'\n' => return None,
+                        // An escape and the byte it escapes.
+                        _ => i += k + 2,
                     }
-                    // An escape and the byte it escapes.
-                    i += k + 2;
                 }
                 continue;
             }
@@ -217,31 +238,217 @@ pub(crate) fn json_close(s: &str, p: usize, to: usize) -> Option<usize> {
     None
 }
 
-/// [`json_close`] over one input with its last answer kept: every block a bare bracket may
-/// open asks where the same value closes, twice (the form, then the EOF check).
+/// [`json_close`] over one input, every bracket matched once: every block a bare bracket may
+/// open asks where its value closes (the form, then the EOF check), and the calls of a block
+/// ask it again at each line a call starts on, inside values a reading from an earlier line
+/// already crossed ([`Brackets`]). And the marker searches of the call forms, kept per marker
+/// set ([`Closes::find`]).
 pub(crate) struct Closes<'a> {
     input: &'a str,
-    last: std::cell::Cell<Option<(usize, usize, Option<usize>)>>,
+    brackets: std::cell::RefCell<Brackets>,
+    /// Per marker set (by address): the bound, the position searched from, and what was found.
+    next: std::cell::RefCell<Vec<(usize, usize, usize, Option<(usize, usize, usize)>)>>,
 }
 
 impl<'a> Closes<'a> {
     pub(crate) fn new(input: &'a str) -> Closes<'a> {
-        Closes { input, last: Default::default() }
+        Closes { input, brackets: Default::default(), next: Default::default() }
     }
 
-    /// `json_close(s, p, to)`; kept only when `s` is the input itself.
-    pub(crate) fn get(&self, s: &str, p: usize, to: usize) -> Option<usize> {
+    /// `m.find(s, p, to)`, its last answer kept per marker set when `s` is the input. The calls
+    /// of a block are read one after another from positions that only grow, each form looking
+    /// for its marker up to the same bound: a search from `p` that found its first match at `k`
+    /// answers every search from `p..=k` (no match starts between), and one that found none
+    /// answers every search from after `p`. So a form whose marker is never written (a block of
+    /// calls in another form) crosses the block once, not once a call.
+    pub(crate) fn find(&self, m: &super::compile::Markers, s: &str, p: usize, to: usize) -> Option<(usize, usize, usize)> {
         if !std::ptr::eq(s, self.input) {
+            return m.find(s, p, to);
+        }
+        let key = m as *const super::compile::Markers as usize;
+        let mut next = self.next.borrow_mut();
+        let slot = match next.iter().position(|e| e.0 == key) {
+            Some(i) => i,
+            None => {
+                next.push((key, usize::MAX, 0, None));
+                next.len() - 1
+            }
+        };
+        let (_, bound, from, found) = next[slot];
+        if bound == to && from <= p && found.map_or(true, |f| p <= f.0) {
+            return found;
+        }
+        let found = m.find(s, p, to);
+        next[slot] = (key, to, p, found);
+        found
+    }
+
+    /// `json_close(s, p, to)`; read from the matched brackets when `s` is the input itself and
+    /// a bracket opens at `p` (the readers ask [`Closes::reading`]; the test holds both to it).
+    #[cfg(test)]
+    pub(crate) fn get(&self, s: &str, p: usize, to: usize) -> Option<usize> {
+        if !std::ptr::eq(s, self.input) || !matches!(s.as_bytes().get(p), Some(b'{' | b'[')) || to > s.len() {
             return json_close(s, p, to);
         }
-        match self.last.get() {
-            Some((lp, lt, close)) if lp == p && lt == to => close,
-            _ => {
-                let close = json_close(s, p, to);
-                self.last.set(Some((p, to, close)));
-                close
-            }
+        self.brackets.borrow_mut().close(s.as_bytes(), p, to)
+    }
+
+    /// What a JSON parser makes of the value opening at `p` (a `{` or `[`) up to `to`, told
+    /// from the matched brackets without running it: a value that closes ([`json_close`]), one
+    /// that runs to `to`, or one a parser fails on for sure — a line break in one of its
+    /// strings, or nesting past [`PARSER_DEPTH`]. The calls of a block ask at each line, and a
+    /// value nested a level a line would be read again to the parser's limit from every line.
+    pub(crate) fn reading(&self, s: &str, p: usize, to: usize) -> Reading {
+        if !std::ptr::eq(s, self.input) || !matches!(s.as_bytes().get(p), Some(b'{' | b'[')) || to > s.len() {
+            return match json_close(s, p, to) {
+                Some(end) => Reading::Closes(end),
+                None => Reading::Unclosed,
+            };
         }
+        let mut br = self.brackets.borrow_mut();
+        let close = br.close(s.as_bytes(), p, to);
+        br.reading(p, close)
+    }
+}
+
+/// How deep a JSON value may nest for `serde_json` (its recursion limit): a value nested this
+/// many levels fails to parse.
+pub(crate) const PARSER_DEPTH: usize = 128;
+
+/// See [`Closes::reading`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// The value closes at this byte (after its last bracket).
+    Closes(usize),
+    /// The value runs to the bound unclosed (a parser ends in EOF, or fails on the way).
+    Unclosed,
+    /// A parser fails on the value, whatever else it holds.
+    Fails,
+}
+
+/// The brackets of the text from `start` matched as far as `at` (up to the bound `to`), read
+/// once: a bracket outside strings there closes where `json_close` from it closes, since a
+/// reading from it meets the same strings and brackets. A line break in a string ends every
+/// value open across it (`json_close`'s `None`), and the reading goes on from the next byte
+/// outside strings, as a reading started there does. A bracket this reading saw inside a string
+/// is asked about by a reading from it (`start` moves there).
+#[derive(Default)]
+pub(crate) struct Brackets {
+    to: usize,
+    start: usize,
+    at: usize,
+    /// Each bracket opened outside strings, in text order: its position, the byte after its
+    /// close ([`Brackets::OPEN`] while open, [`Brackets::NEVER`] when a string's line break
+    /// ended it), its depth (brackets open around it), and the deepest depth opened inside it
+    /// by a bracket closed since (passed up as each closes).
+    opens: Vec<(usize, usize, u32, u32)>,
+    /// Indices into `opens` of the brackets still open.
+    stack: Vec<usize>,
+}
+
+impl Brackets {
+    const OPEN: usize = 0;
+    const NEVER: usize = usize::MAX;
+
+    fn close(&mut self, b: &[u8], p: usize, to: usize) -> Option<usize> {
+        let known = |me: &Self| me.opens.binary_search_by_key(&p, |o| o.0).ok();
+        if self.to != to || p < self.start {
+            self.restart(p, to);
+        }
+        loop {
+            match known(self) {
+                Some(k) => match self.opens[k].1 {
+                    Self::OPEN if self.at < self.to => {}
+                    Self::OPEN | Self::NEVER => return None,
+                    end => return Some(end),
+                },
+                // Inside a string of this reading: read again from `p`.
+                None if self.at > p => self.restart(p, to),
+                None => {}
+            }
+            if self.at >= self.to {
+                return None;
+            }
+            self.step(b);
+        }
+    }
+
+    /// What a parser makes of the bracket at `p`, whose close `close` was just asked.
+    fn reading(&self, p: usize, close: Option<usize>) -> Reading {
+        let Ok(k) = self.opens.binary_search_by_key(&p, |o| o.0) else {
+            return close.map_or(Reading::Unclosed, Reading::Closes);
+        };
+        let (_, end, depth, deep) = self.opens[k];
+        // Levels nested from `p`, `p` itself the first; for a bracket still open, those of the
+        // brackets open above it count too (at most the parser's depth of them are read).
+        let levels = |deep: u32| (deep - depth) as usize + 1;
+        match end {
+            Self::NEVER => Reading::Fails,
+            Self::OPEN => {
+                let above = &self.stack[(depth as usize + 1).min(self.stack.len())..];
+                let deepest = above.iter().take(PARSER_DEPTH).map(|&j| self.opens[j].3).fold(deep, u32::max);
+                if above.len() >= PARSER_DEPTH || levels(deepest) >= PARSER_DEPTH {
+                    Reading::Fails
+                } else {
+                    Reading::Unclosed
+                }
+            }
+            end if levels(deep) >= PARSER_DEPTH => {
+                let _ = end;
+                Reading::Fails
+            }
+            end => Reading::Closes(end),
+        }
+    }
+
+    fn restart(&mut self, start: usize, to: usize) {
+        (self.to, self.start, self.at) = (to, start, start);
+        self.opens.clear();
+        self.stack.clear();
+    }
+
+    /// Reads on from `at` to the next bracket or past the next string.
+    fn step(&mut self, b: &[u8]) {
+        let i = self.at;
+        let next = match b[i] {
+            b'"' => {
+                let mut j = i + 1;
+                loop {
+                    match memchr::memchr3(b'"', b'\\', b'\n', b.get(j..self.to).unwrap_or(&[])) {
+                        Some(k) if b[j + k] == b'"' => break j + k + 1,
+                        Some(k) if b[j + k] == b'\n' => {
+                            for k in self.stack.drain(..) {
+                                self.opens[k].1 = Self::NEVER;
+                            }
+                            break j + k + 1;
+                        }
+                        Some(k) => j += k + 2,
+                        None => break self.to,
+                    }
+                    if j >= self.to {
+                        break self.to;
+                    }
+                }
+            }
+            b'{' | b'[' => {
+                let depth = self.stack.len() as u32;
+                self.stack.push(self.opens.len());
+                self.opens.push((i, Self::OPEN, depth, depth));
+                i + 1
+            }
+            b'}' | b']' => {
+                if let Some(k) = self.stack.pop() {
+                    self.opens[k].1 = i + 1;
+                    if let Some(&up) = self.stack.last() {
+                        self.opens[up].3 = self.opens[up].3.max(self.opens[k].3);
+                    }
+                }
+                i + 1
+            }
+            _ => i + 1,
+        };
+        crate::work::add(crate::work::Stage::Json, next - i);
+        self.at = next.min(self.to);
     }
 }
 
@@ -254,15 +461,35 @@ pub(crate) fn json_at(s: &str, p: usize, to: usize, repair: bool) -> Option<(Val
     }
     let text = &s[p..to];
     let mut it = serde_json::Deserializer::from_str(text).into_iter::<Value>();
-    match it.next() {
+    let got = it.next();
+    json_work(text, &got, it.byte_offset());
+    match got {
         Some(Ok(v)) => Some((v, p + it.byte_offset())),
         Some(Err(e)) if repair && e.is_eof() => {
+            crate::work::add(crate::work::Stage::Json, text.len());
             let fixed = close_json(text)?;
             let v: Value = serde_json::from_str(&fixed).ok()?;
             Some((v, to))
         }
         _ => None,
     }
+}
+
+/// Counts the bytes a JSON parser read of `text`: to the value's end, or to where it failed
+/// (found from the error's line and column only when work is counted).
+pub(crate) fn json_work<T>(text: &str, got: &Option<Result<T, serde_json::Error>>, offset: usize) {
+    if crate::work::counts().is_none() {
+        return;
+    }
+    let read = match got {
+        Some(Ok(_)) => offset,
+        Some(Err(e)) if e.line() > 0 => {
+            let line_start = if e.line() == 1 { 0 } else { memchr::memchr_iter(b'\n', text.as_bytes()).nth(e.line() - 2).map_or(text.len(), |i| i + 1) };
+            (line_start + e.column()).min(text.len())
+        }
+        _ => text.len(),
+    };
+    crate::work::add(crate::work::Stage::Json, read);
 }
 
 /// Closes what a cut-off JSON text left open.
@@ -310,6 +537,13 @@ fn close_json(text: &str) -> Option<String> {
 
 /// Offsets of the top-level items of the JSON array written at `p` (`[` at `p`).
 pub(crate) fn array_items(s: &str, p: usize, to: usize) -> Vec<usize> {
+    let (out, end) = array_items_to(s, p, to);
+    crate::work::add(crate::work::Stage::Json, end.saturating_sub(p));
+    out
+}
+
+/// [`array_items`], and where the reading stopped.
+fn array_items_to(s: &str, p: usize, to: usize) -> (Vec<usize>, usize) {
     let b = s.as_bytes();
     let mut out = Vec::new();
     let mut depth = 0usize;
@@ -344,7 +578,7 @@ pub(crate) fn array_items(s: &str, p: usize, to: usize) -> Vec<usize> {
             }
             b']' | b'}' => {
                 if depth <= 1 {
-                    return out;
+                    return (out, i + 1);
                 }
                 depth -= 1;
             }
@@ -353,7 +587,7 @@ pub(crate) fn array_items(s: &str, p: usize, to: usize) -> Vec<usize> {
         }
         i += 1;
     }
-    out
+    (out, i)
 }
 
 /// A JSON value as argument text: a string as is, anything else as JSON.
@@ -378,6 +612,7 @@ mod tests {
                     _ if esc => esc = false,
                     b'\\' => esc = true,
                     b'"' => in_str = false,
+                    b'\n' => return None,
                     _ => {}
                 }
                 continue;
@@ -397,6 +632,25 @@ mod tests {
         None
     }
 
+    /// §native-tool-calls: a value nested `PARSER_DEPTH` levels is one `serde_json` fails on,
+    /// and one level less it reads ([`Closes::reading`] tells the first without the parser).
+    #[test]
+    fn native_tool_calls_parser_depth_is_serde_json_s() {
+        let nested = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert!(serde_json::from_str::<Value>(&nested(PARSER_DEPTH - 1)).is_ok());
+        assert!(serde_json::from_str::<Value>(&nested(PARSER_DEPTH)).is_err());
+        let (ok, deep) = (nested(PARSER_DEPTH - 1), nested(PARSER_DEPTH));
+        assert_eq!(Closes::new(&ok).reading(&ok, 0, ok.len()), Reading::Closes(ok.len()));
+        assert_eq!(Closes::new(&deep).reading(&deep, 0, deep.len()), Reading::Fails);
+        let open = "[".repeat(PARSER_DEPTH - 1);
+        assert_eq!(Closes::new(&open).reading(&open, 0, open.len()), Reading::Unclosed);
+        let open = "[".repeat(PARSER_DEPTH);
+        assert_eq!(Closes::new(&open).reading(&open, 0, open.len()), Reading::Fails);
+        let broken = "{\"a\": \"x\ny\"}";
+        assert_eq!(Closes::new(broken).reading(broken, 0, broken.len()), Reading::Fails);
+        assert!(serde_json::from_str::<Value>(broken).is_err());
+    }
+
     /// §native-tool-calls: the debris strip's backward search for `</` finds what
     /// `str::rfind` finds.
     #[test]
@@ -412,7 +666,8 @@ mod tests {
     }
 
     /// §native-tool-calls: crossing strings by search finds the bracket the byte-by-byte reading
-    /// finds, for every start and bound, and the kept answer is the answer.
+    /// finds, for every start and bound, and the matched brackets answer as it does, asked in
+    /// any order or in text order (a line break in a string ends every value open across it).
     #[test]
     fn native_tool_calls_json_close_agrees_with_the_bytewise_reading() {
         const PIECES: &[&str] = &["{", "}", "[", "]", "\"", "\\", "a", " ", ":", ",", "é", "\\\"", "\n"];
@@ -425,6 +680,11 @@ mod tests {
                     assert_eq!(closes.get(s, p, to), want, "{s:?} {p} {to}");
                     assert_eq!(closes.get(s, p, to), want, "{s:?} {p} {to} (kept)");
                 }
+            }
+            // One bound, the starts in order (a block's calls): read from the brackets matched.
+            let closes = Closes::new(s);
+            for p in (0..s.len()).filter(|&p| s.is_char_boundary(p)) {
+                assert_eq!(closes.get(s, p, s.len()), json_close_bytewise(s, p, s.len()), "{s:?} {p} (in order)");
             }
         };
         for s in ["{\"a\\\"}\": [1, \"]\"]}", "{\"x\\", "[{\"k\":\"v\"}]tail", "{\"é\\é\": 1}"] {

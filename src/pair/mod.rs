@@ -357,6 +357,8 @@ impl<'r> Pairer<'r> {
 
     /// Feeds one fence line. Text lines between fence lines are implied by the line numbers.
     pub fn feed(&mut self, pl: &PLine) {
+        // Work: one per reading moved (the lists are bounded by `max_candidates`).
+        crate::work::add(crate::work::Stage::Pairing, 1 + self.complete.len() + self.repaired.len());
         if self.settle && self.feed_settled_root(pl) {
             return;
         }

@@ -1,0 +1,147 @@
+//! Linear on every input, proven by counting work (`work.rs`): every rule-built shape
+//! (`benches/support/shapes.rs`: each rule's trigger repeated, from the compiled tables) costs
+//! at most 4.4 times the work at 128 KB that it costs at 32 KB, and at most
+//! [`MAX_PER_BYTE`](super::MAX_PER_BYTE) per byte; a deliberately quadratic stage
+//! (`with_rescan`) fails the same property. Each super-linear path found and fixed keeps a test
+//! here naming its rule, failing (by counted work) without its fix.
+
+use super::shapes::{self, Shape};
+use super::*;
+use crate::{parse, ParseOptions};
+
+const SMALL: usize = 32 * 1024;
+const LARGE: usize = 128 * 1024;
+
+fn violation_of(small: &str, large: &str) -> Option<String> {
+    let run = |input: &str| {
+        std::hint::black_box(parse(input, &ParseOptions::default()));
+    };
+    check_growth(small, large, run, |input| crate::general_path_only(|| run(input))).err()
+}
+
+fn violation(shape: &Shape) -> Option<String> {
+    violation_of(&shape.build(SMALL), &shape.build(LARGE)).map(|why| format!("{}: {why}", shape.label()))
+}
+
+/// The violations among `shapes`, checked on two threads (the counters are per thread).
+fn violations(shapes: &[Shape]) -> Vec<String> {
+    let half = shapes.len() / 2;
+    let (a, b) = shapes.split_at(half);
+    let check = |part: &[Shape]| part.iter().filter_map(violation).collect::<Vec<_>>();
+    std::thread::scope(|sc| {
+        let other = sc.spawn(|| check(b));
+        let mut found = check(a);
+        found.extend(other.join().expect("the other half ran"));
+        found
+    })
+}
+
+fn all_shapes() -> Vec<Shape> {
+    shapes::all(&shapes::tables(crate::rules::BUILTIN_TABLES_JSON))
+}
+
+/// The property over every shape the rules give (§parser-architecture: every path linear): each
+/// operation's and executor's heading in every form, closers, chains, asides, slots, matchers,
+/// fences of rising widths and every native family's markers, glued, on one line and on many,
+/// with every line ending, alone and inside a message, a literal body and a quotation.
+#[test]
+fn linear_on_every_shape() {
+    let found = violations(&all_shapes());
+    assert!(found.is_empty(), "{} shapes cost super-linear work:\n{}", found.len(), found.join("\n"));
+}
+
+/// The property over shapes mixing up to four triggers, chosen by bolero.
+#[test]
+fn linear_on_mixed_shapes() {
+    let all = all_shapes();
+    bolero::check!().with_type::<(Vec<u16>, u8, u8)>().with_iterations(200).for_each(|(picks, sep, head)| {
+        if picks.is_empty() {
+            return;
+        }
+        let shape = shapes::mixed(&all, &picks[..picks.len().min(4)], *sep, *head);
+        if let Some(why) = violation(&shape) {
+            panic!("{why}");
+        }
+    });
+}
+
+/// The test of the test: with one stage made quadratic on purpose (a statement's column counted
+/// from its line start again, `with_rescan`), the property fails — on the shapes that put many
+/// statements on one line — and holds again without it.
+#[test]
+fn a_quadratic_stage_is_caught() {
+    let one_line: Vec<Shape> = all_shapes().into_iter().filter(|s| s.name.starts_with("heading ") && s.sep.is_empty()).collect();
+    let caught = with_rescan(|| violations(&one_line));
+    assert!(!caught.is_empty(), "the property did not catch a rescan from the line start");
+    assert!(caught.iter().any(|w| w.contains("Columns")), "the rescan's stage is named: {caught:?}");
+    assert!(violations(&one_line[..8]).is_empty());
+}
+
+/// The slowness fuzz target (`fuzz/harness.rs`, counting here as the fuzz build does) holds on
+/// a seed of glued compact headings and fails on it with the quadratic stage switched on.
+#[test]
+fn the_slowness_target_catches_a_quadratic_stage() {
+    let seed = b"\0```READ (src/a.rs) <1,2>```";
+    super::harness::check_slowness(seed);
+    let caught = with_rescan(|| std::panic::catch_unwind(|| super::harness::check_slowness(seed)));
+    let why = caught.expect_err("the slowness target did not catch a rescan from the line start");
+    let why = why.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(why.contains("Columns"), "{why}");
+}
+
+/// The fuzz seeds, each repeated to 32 KB and 128 KB (what the slowness fuzz target does with
+/// every input it is handed).
+#[test]
+fn linear_on_the_fuzz_seeds_repeated() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fuzz-seeds");
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let Ok(seed) = std::fs::read_to_string(e.path()) else { continue };
+        let shape = Shape::new(e.file_name().to_string_lossy(), "", vec![seed], "");
+        found.extend(violation(&shape));
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+// ── Super-linear paths found by the shapes, each fixed; the tests fail by counted work without
+// the fix ─────────────────────────────────────────────────────────────────────────────────────
+
+fn repeated(head: &str, unit: &str, size: usize) -> String {
+    let mut s = String::from(head);
+    while s.len() < size {
+        s.push_str(unit);
+    }
+    s
+}
+
+fn assert_linear(head: &str, unit: &str) {
+    if let Some(why) = violation_of(&repeated(head, unit, SMALL), &repeated(head, unit, LARGE)) {
+        panic!("{head:?} then {unit:?} repeated: {why}");
+    }
+}
+
+/// §one-line-turn: a whole turn of glued transfer headings on one line asks for positions out
+/// of line order (a statement's, then an earlier one's); each is counted from a checkpoint of
+/// the line, not from its start (`scan::ColumnMemo`).
+#[test]
+fn one_line_turn_positions_asked_in_any_order_cost_linear_work() {
+    assert_linear("", "```COPY");
+    assert_linear("Moving them:\n", "```MOVE (src/é.rs)```");
+}
+
+/// §transparent-inline-closer: closers written inside one heading are skipped by a cursor that
+/// only moves forward, not by asking every closer at every byte of the heading.
+#[test]
+fn transparent_inline_closer_many_closers_cost_linear_work() {
+    assert_linear("```READ (a.md) ", "``` ");
+    assert_linear("```FIND (src) → b ", "``` ");
+}
+
+/// §inline-chain: the heading splits the scan keeps for the builder are kept past a few hundred
+/// kilobytes of glued headings, so the builder does not split the line a second time where a
+/// turn grows past the bound.
+#[test]
+fn inline_chain_splits_are_kept_for_turns_of_this_size() {
+    assert_linear("", "```EDIT (a.md) <1,2>```");
+    assert_linear("", "```FIND (a.md)```\n");
+}
