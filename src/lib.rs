@@ -221,7 +221,10 @@ impl Workspace {
     const KEEP_LINES: usize = 1 << 16;
 
     fn release_if_huge(&mut self) {
-        if self.lines.capacity() > Self::KEEP_LINES || self.plines.capacity() > Self::KEEP_LINES || self.heads.held() > Self::KEEP_LINES / 16 {
+        if self.lines.capacity() > Self::KEEP_LINES
+            || self.plines.capacity() > Self::KEEP_LINES
+            || self.heads.held() > Self::KEEP_LINES / 16
+        {
             *self = Workspace::default();
         }
     }

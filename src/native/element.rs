@@ -490,14 +490,30 @@ fn strip_trailing_closers(mut v: &str) -> &str {
 ///
 /// The tag ends with its line at the latest, but the line's end is found only when a reading
 /// runs to it: a line of many tags (a turn on one line) is crossed once, not once a tag.
-pub(crate) fn read_tag<'a>(s: &'a str, name_start: usize, name_end: usize, equals: bool, rec: &NativeRecovery) -> Tag<'a> {
-    let tag = read_tag_uncounted(s, name_start, name_end, equals, rec);
+pub(crate) fn read_tag<'a>(
+    s: &'a str,
+    name_start: usize,
+    name_end: usize,
+    equals: bool,
+    rec: &NativeRecovery,
+    ends: &Closes,
+    limit: usize,
+) -> Tag<'a> {
+    let tag = read_tag_uncounted(s, name_start, name_end, equals, rec, ends, limit);
     crate::work::add(crate::work::Stage::Tag, tag.end.saturating_sub(name_start) + 1);
     tag
 }
 
-fn read_tag_uncounted<'a>(s: &'a str, name_start: usize, name_end: usize, equals: bool, rec: &NativeRecovery) -> Tag<'a> {
-    let b = s.as_bytes();
+fn read_tag_uncounted<'a>(
+    s: &'a str,
+    name_start: usize,
+    name_end: usize,
+    equals: bool,
+    rec: &NativeRecovery,
+    ends: &Closes,
+    limit: usize,
+) -> Tag<'a> {
+    let b = &s.as_bytes()[..limit.max(name_end).min(s.len())];
     // Whether `i` is the end of the tag's line (as `line_end` places it).
     let at_end = |i: usize| i >= b.len() || b[i] == b'\n' || (b[i] == b'\r' && (i + 1 == b.len() || b[i + 1] == b'\n'));
     let mut tag = Tag { element: &s[name_start..name_end], end: name_end, ..Tag::default() };
@@ -559,7 +575,7 @@ fn read_tag_uncounted<'a>(s: &'a str, name_start: usize, name_end: usize, equals
                     i = q + 1;
                 }
                 None => {
-                    let le = line_end(s, vs);
+                    let le = ends.line_end(s, vs).min(b.len());
                     // `name="sh` with no closing quote: the rest of the line, less the
                     // closing tags left on it.
                     if !rec.unterminated_name {
@@ -574,7 +590,7 @@ fn read_tag_uncounted<'a>(s: &'a str, name_start: usize, name_end: usize, equals
             continue;
         }
         // Heading slots written after the name.
-        let (se, te, closing) = scan_slots(s, i, line_end(s, i));
+        let (se, te, closing) = scan_slots(s, i, ends.line_end(s, i).min(b.len()));
         tag.slots = s[i..se].trim();
         tag.self_closing = closing;
         tag.end = te;
@@ -595,6 +611,7 @@ pub(crate) fn read<'a>(
     limit: usize,
     el: &Elements,
     rec: &NativeRecovery,
+    ends: &Closes,
 ) -> Option<(Vec<Call<'a>>, usize, &'a str, bool)> {
     let prefixes = &el.inner_prefixes;
     let mut lts = Lts::new(s, at, limit, prefixes, &el.inner_lead, el.plain_names);
@@ -610,7 +627,7 @@ pub(crate) fn read<'a>(
         }
     }
     if let Some((ns, ne)) = name_at(&lts, &el.sections) {
-        let tag = read_tag(s, ns, ne, false, rec);
+        let tag = read_tag(s, ns, ne, false, rec, ends, limit);
         let marker = s[at..tag.end].trim_end();
         let cs = tag.end;
         let bound = open_in(&mut lts, s, &el.open_section, cs, limit, prefixes, &el.sections).map(|t| t.0).unwrap_or(limit);
@@ -624,7 +641,7 @@ pub(crate) fn read<'a>(
         let mut last = cs;
         let mut open = open_in(&mut lts, s, &el.open_call, cs, ce, prefixes, &el.calls);
         while let Some((c0, ns, ne)) = open {
-            match call(s, c0, (ns, ne), None, ce, el, rec, &mut lts) {
+            match call(s, c0, (ns, ne), None, ce, el, rec, &mut lts, ends) {
                 Some((c, end, next)) => {
                     calls.push(c);
                     last = end;
@@ -647,11 +664,11 @@ pub(crate) fn read<'a>(
         return Some((calls, end, marker, readable));
     }
     let (ns, ne) = name_at(&lts, &el.calls)?;
-    let tag = read_tag(s, ns, ne, el.def.name_equals, rec);
+    let tag = read_tag(s, ns, ne, el.def.name_equals, rec, ends, limit);
     let marker = s[at..tag.end].trim_end();
     let bound = open_in(&mut lts, s, &el.open_any, at + 1, limit, prefixes, &el.any).map(|t| t.0).unwrap_or(limit);
     let tag_end = tag.end;
-    match call(s, at, (ns, ne), Some(tag), bound, el, rec, &mut lts) {
+    match call(s, at, (ns, ne), Some(tag), bound, el, rec, &mut lts, ends) {
         Some((c, end, _)) => Some((vec![c], end, marker, true)),
         None => Some((Vec::new(), tag_end, marker, false)),
     }
@@ -682,13 +699,14 @@ fn call<'a>(
     el: &Elements,
     rec: &NativeRecovery,
     lts: &mut Option<Lts>,
+    ends: &Closes,
 ) -> Option<(Call<'a>, usize, Option<Option<(usize, usize, usize)>>)> {
     let def = &el.def;
     let prefixes = &el.inner_prefixes;
     if cfg!(any(test, debug_assertions)) {
         assert_eq!(tag_name_at(s, at, false, prefixes, &el.calls.list), Some(name), "a call's name read twice differs");
     }
-    let tag = tag.unwrap_or_else(|| read_tag(s, name.0, name.1, def.name_equals, rec));
+    let tag = tag.unwrap_or_else(|| read_tag(s, name.0, name.1, def.name_equals, rec, ends, bound));
     if tag.broken {
         return None;
     }
@@ -762,7 +780,7 @@ fn call<'a>(
     let mut keyed = false;
     let mut open = open_in(lts, s, &el.open_param, cs, ce, prefixes, &el.parameters);
     while let Some((ps, pns, pne)) = open {
-        let ptag = read_tag(s, pns, pne, def.parameter_equals, rec);
+        let ptag = read_tag(s, pns, pne, def.parameter_equals, rec, ends, ce);
         let found = open_in(lts, s, &el.open_param, ptag.end.max(ps + 1), ce, prefixes, &el.parameters);
         let next = found.map(|t| t.0).unwrap_or(ce);
         let (ve, after) = match close_in(lts, s, &el.close_param, ptag.end, next, prefixes, &el.parameters) {
@@ -793,7 +811,7 @@ fn call<'a>(
         let raw = if in_s { &s[cs..ce] } else { loose.as_str() };
         let keyless = |t: &str| -> Option<usize> {
             let (pns, pne) = tag_name_at(t, 0, false, prefixes, &el.parameters.list)?;
-            let pt = read_tag(t, pns, pne, def.parameter_equals, rec);
+            let pt = read_tag(t, pns, pne, def.parameter_equals, rec, ends, t.len());
             let has_key = pt.equals.map(|e| !e.is_empty()).unwrap_or(false)
                 || def.parameter_attributes.iter().any(|a| pt.attrs.iter().any(|(k, _)| k.eq_ignore_ascii_case(a)));
             (!has_key).then_some(pt.end)

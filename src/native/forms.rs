@@ -33,7 +33,7 @@ pub(crate) fn read<'a>(
     }
     match form {
         Form::Elements(el) => {
-            let (calls, end, _, readable) = element::read(s, p, to, el, rec)?;
+            let (calls, end, _, readable) = element::read(s, p, to, el, rec, closes)?;
             (readable && !calls.is_empty()).then_some((calls, end))
         }
         Form::Json(j) => json(j, s, p, to, rec, closes),
@@ -413,7 +413,7 @@ fn heading<'a>(s: &'a str, p: usize, to: usize, closed: bool, prefixes: &Markers
     if let Some(e) = prefixes.at(s, q, to) {
         q = skip_blank(s, e, to);
     }
-    let le = line_end(s, q).min(to);
+    let le = line_end_to(s, q, to);
     let head = s[q..le].trim();
     if head.is_empty() {
         return None;

@@ -589,7 +589,7 @@ fn read_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Opt
     match b.opening {
         Opening::Element => {
             let compile::Form::Elements(el) = b.forms.first()? else { return None };
-            let (calls, end, marker, readable) = element::read(s, at, to, el, &b.recovery)?;
+            let (calls, end, marker, readable) = element::read(s, at, to, el, &b.recovery, &ctx.closes)?;
             Some(Found::new(at, end, Cow::Borrowed(marker), calls, readable))
         }
         Opening::Json => json_block(ctx, s, at, to, bi),
@@ -609,7 +609,7 @@ fn list_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Opt
     if !s[end.min(le)..le].trim().is_empty() {
         return None;
     }
-    Some(Found::new(at, end, json_marker(s, at), calls, true))
+    Some(Found::new(at, end, json_marker(s, at, &ctx.closes), calls, true))
 }
 
 /// A block a JSON value opens (out of line: the element path stays compact).
@@ -647,7 +647,7 @@ fn json_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Opt
         }
         return None;
     };
-    Some(Found::new(at, end, json_marker(s, at), calls, true))
+    Some(Found::new(at, end, json_marker(s, at, &ctx.closes), calls, true))
 }
 
 /// A block its start marker opens (out of line: the element path stays compact).
@@ -729,8 +729,8 @@ fn marker_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> O
 
 /// A JSON block's marker: its first line, cut after 60 characters.
 #[inline(never)]
-fn json_marker(s: &str, at: usize) -> Cow<'_, str> {
-    let le = line_end(s, at);
+fn json_marker<'a>(s: &'a str, at: usize, closes: &text::Closes) -> Cow<'a, str> {
+    let le = closes.line_end(s, at);
     let first_line = s[at..le.max(at)].trim_end();
     match first_line.char_indices().nth(60) {
         Some((i, _)) => Cow::Owned(format!("{}…", &first_line[..i])),

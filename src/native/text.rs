@@ -17,6 +17,23 @@ pub(crate) fn line_end(s: &str, p: usize) -> usize {
     e
 }
 
+/// `line_end(s, p).min(to)`, reading no further than `to`: a call's bound ends its search, so
+/// the calls of a line are not each read to the line's end.
+pub(crate) fn line_end_to(s: &str, p: usize, to: usize) -> usize {
+    let b = s.as_bytes();
+    // One byte past `to`: a `\r\n` straddling it ends the line before the `\r`.
+    let stop = to.saturating_add(1).min(b.len());
+    let p = p.min(stop);
+    match memchr::memchr(b'\n', &b[p..stop]) {
+        Some(_) => line_end(s, p).min(to),
+        None if stop == b.len() => line_end(s, p).min(to),
+        None => {
+            crate::work::add(crate::work::Stage::Native, stop - p + 1);
+            to
+        }
+    }
+}
+
 /// The start of the line holding `p`.
 pub(crate) fn line_start(s: &str, p: usize) -> usize {
     let start = match memchr::memrchr(b'\n', &s.as_bytes()[..p.min(s.len())]) {
@@ -248,11 +265,35 @@ pub(crate) struct Closes<'a> {
     brackets: std::cell::RefCell<Brackets>,
     /// Per marker set (by address): the bound, the position searched from, and what was found.
     next: std::cell::RefCell<Vec<(usize, usize, usize, Option<(usize, usize, usize)>)>>,
+    /// The line last asked for its end: (first byte asked, the newline or input end after it,
+    /// whether a `\r` stands before that newline).
+    line: std::cell::Cell<Option<(usize, usize, bool)>>,
 }
 
 impl<'a> Closes<'a> {
     pub(crate) fn new(input: &'a str) -> Closes<'a> {
-        Closes { input, brackets: Default::default(), next: Default::default() }
+        Closes { input, brackets: Default::default(), next: Default::default(), line: Default::default() }
+    }
+
+    /// `line_end(s, p)`, kept for the line last asked about when `s` is the input: the tags of
+    /// a line read left to right (a turn of glued tags on one line) each ask where their line
+    /// ends, and the answer is found once per line, not once a tag.
+    pub(crate) fn line_end(&self, s: &str, p: usize) -> usize {
+        if !std::ptr::eq(s, self.input) {
+            return line_end(s, p);
+        }
+        if let Some((from, nl, cr)) = self.line.get() {
+            // No newline lies in `from..nl`: any `p` there ends where `from`'s line does.
+            if from <= p && p <= nl {
+                crate::work::add(crate::work::Stage::Native, 1);
+                return if cr && p < nl { nl - 1 } else { nl };
+            }
+        }
+        let end = line_end(s, p);
+        // `line_end` stops before a `\r` that the line break follows.
+        let cr = s.as_bytes().get(end) == Some(&b'\r');
+        self.line.set(Some((p, end + cr as usize, cr)));
+        end
     }
 
     /// `m.find(s, p, to)`, its last answer kept per marker set when `s` is the input. The calls
@@ -484,7 +525,8 @@ pub(crate) fn json_work<T>(text: &str, got: &Option<Result<T, serde_json::Error>
     let read = match got {
         Some(Ok(_)) => offset,
         Some(Err(e)) if e.line() > 0 => {
-            let line_start = if e.line() == 1 { 0 } else { memchr::memchr_iter(b'\n', text.as_bytes()).nth(e.line() - 2).map_or(text.len(), |i| i + 1) };
+            let line_start =
+                if e.line() == 1 { 0 } else { memchr::memchr_iter(b'\n', text.as_bytes()).nth(e.line() - 2).map_or(text.len(), |i| i + 1) };
             (line_start + e.column()).min(text.len())
         }
         _ => text.len(),
