@@ -384,20 +384,65 @@ fn fence_closes(s: &str, ls: usize, le: usize, ch: u8, w: usize) -> bool {
 /// The next quotation opening on a line starting at or after `pos`: (start, end). Only a line
 /// holding a backtick or tilde can open or close one, so the search jumps between those bytes
 /// by memchr instead of walking every line.
+#[cfg(test)]
 fn next_quotation(s: &str, pos: usize, to: usize) -> Option<(usize, usize)> {
-    let found = next_quotation_uncounted(s, pos, to);
-    crate::work::add(crate::work::Stage::Native, found.map_or(to, |q| q.1).saturating_sub(pos) + 1);
+    next_quotation_kept(s, pos, to, &mut Unclosed::default())
+}
+
+/// What the last close search of one scan learnt, per fence character (backtick, tilde): from
+/// the opening at `from` of width `w`, no line closes a fence `w` wide or wider before the
+/// line at `at`, whose run of `run` characters closes it (ending at `end`; `at` and `end` are
+/// the scan's bound and `run` unbounded when nothing closes it). A later opening before `at`,
+/// from `w` to `run` wide, closes there too without a search: a run of openings that one line
+/// closes, or none (fence lines that blocks of markup end inside), is crossed once, not once
+/// per opening.
+#[derive(Default)]
+struct Unclosed([Option<Closing>; 2]);
+
+#[derive(Clone, Copy)]
+struct Closing {
+    from: usize,
+    w: usize,
+    at: usize,
+    end: usize,
+    run: usize,
+}
+
+impl Unclosed {
+    fn slot(ch: u8) -> usize {
+        usize::from(ch == b'~')
+    }
+}
+
+/// The next quotation as `next_quotation` finds it, with what earlier searches up to the same
+/// `to` learnt.
+fn next_quotation_kept(s: &str, pos: usize, to: usize, unclosed: &mut Unclosed) -> Option<(usize, usize)> {
+    let (found, read_to) = next_quotation_uncounted(s, pos, to, unclosed);
+    crate::work::add(crate::work::Stage::Native, read_to.saturating_sub(pos) + 1);
     found
 }
 
-fn next_quotation_uncounted(s: &str, pos: usize, to: usize) -> Option<(usize, usize)> {
+/// The search and how far it read.
+fn next_quotation_uncounted(s: &str, pos: usize, to: usize, unclosed: &mut Unclosed) -> (Option<(usize, usize)>, usize) {
     let b = s.as_bytes();
-    let mut ls = if pos == 0 || b[pos - 1] == b'\n' { pos } else { next_line(s, pos)? };
+    let mut ls = if pos == 0 || b[pos - 1] == b'\n' {
+        pos
+    } else {
+        match next_line(s, pos) {
+            Some(l) => l,
+            None => return (None, to),
+        }
+    };
     while ls < to {
-        let i = ls + memchr::memchr2(b'`', b'~', &b[ls..to])?;
+        let Some(i) = memchr::memchr2(b'`', b'~', &b[ls..to]) else { return (None, to) };
+        let i = ls + i;
         if let Some(l) = fence_line_start(b, ls, i) {
             let le = line_end(s, l).min(to);
             if let Some((ch, w)) = fence_open(s, l, le) {
+                let known = &mut unclosed.0[Unclosed::slot(ch)];
+                if let Some(k) = known.filter(|k| k.from <= l && l < k.at && k.w <= w && w <= k.run) {
+                    return (Some((l, k.end)), le);
+                }
                 let mut from = next_line(s, l);
                 while let Some(f) = from.filter(|&f| f < to) {
                     let Some(j) = memchr::memchr(ch, &b[f..to]) else { break };
@@ -405,17 +450,23 @@ fn next_quotation_uncounted(s: &str, pos: usize, to: usize) -> Option<(usize, us
                     if let Some(l2) = fence_line_start(b, f, j) {
                         let e2 = line_end(s, l2).min(to);
                         if fence_closes(s, l2, e2, ch, w) {
-                            return Some((l, e2));
+                            let run = b[j..e2].iter().take_while(|&&c| c == ch).count();
+                            *known = Some(Closing { from: l, w, at: l2, end: e2, run });
+                            return (Some((l, e2)), e2);
                         }
                     }
                     from = next_line(s, j);
                 }
-                return Some((l, to));
+                *known = Some(Closing { from: l, w, at: to, end: to, run: usize::MAX });
+                return (Some((l, to)), to);
             }
         }
-        ls = next_line(s, i)?;
+        match next_line(s, i) {
+            Some(l) => ls = l,
+            None => return (None, to),
+        }
     }
-    None
+    (None, to)
 }
 
 /// The start of the line holding `i` when only at most three spaces stand before it there (a
@@ -461,6 +512,7 @@ fn scan<'a>(ctx: &Ctx, s: &'a str, from: usize, to: usize, most: usize) -> Vec<F
     // The next quotation, looked up again only once the scan passes its start; `None` once
     // no quotation is left.
     let mut quote: Option<Option<(usize, usize)>> = None;
+    let mut unclosed = Unclosed::default();
     // The next reasoning span, looked up the same way; one closed before any opens began before
     // the emission (the template opened it). Both are looked up at the first opening only: a
     // turn with no native markup pays no search for reasoning markers.
@@ -497,7 +549,7 @@ fn scan<'a>(ctx: &Ctx, s: &'a str, from: usize, to: usize, most: usize) -> Vec<F
             }
         }
         if quote.map(|q| q.map(|q| q.0 < pos).unwrap_or(false)).unwrap_or(true) {
-            quote = Some(next_quotation(s, pos, to));
+            quote = Some(next_quotation_kept(s, pos, to, &mut unclosed));
         }
         let quote = quote.flatten();
         if let Some((q0, q1)) = quote {
@@ -923,6 +975,14 @@ mod tests {
             for pos in (0..=s.len()).filter(|&p| s.is_char_boundary(p)) {
                 for to in (pos..=s.len()).filter(|&p| s.is_char_boundary(p)) {
                     assert_eq!(next_quotation(s, pos, to), next_quotation_by_lines(s, pos, to), "{s:?} {pos}..{to}");
+                }
+            }
+            // A scan's searches from rising starts up to one bound, what each learnt kept.
+            for to in (0..=s.len()).filter(|&p| s.is_char_boundary(p)) {
+                let mut kept = Unclosed::default();
+                for pos in (0..=to).filter(|&p| s.is_char_boundary(p)) {
+                    let got = next_quotation_kept(s, pos, to, &mut kept);
+                    assert_eq!(got, next_quotation_by_lines(s, pos, to), "{s:?} {pos}..{to} (kept)");
                 }
             }
         };
