@@ -512,16 +512,25 @@ fn unknown_tag<'a>(ctx: &build::Ctx<'a, '_>, line: u32, f: &scan::Fence) -> Item
 /// lines the rewrite wrote in place of the markup are no response text.
 fn source_texts<'a>(input: &'a str, text: &str, copies: &[native::SourceCopy], result: ParseResult<'_>) -> ParseResult<'a> {
     let base = text.as_ptr() as usize;
-    // Positions are counted forward from the last one asked for (items come in order).
-    let mut cursor = (0usize, 1u32);
+    // Positions are counted forward from the last one asked for (items come in order), the
+    // column too: the text items of one long line (§one-line-turn) cross it once, not once each.
+    // (byte, line, column)
+    let mut cursor = (0usize, 1u32, 0u32);
     let mut position_of = |at: usize| {
         if at < cursor.0 {
-            cursor = (0, 1);
+            cursor = (0, 1, 0);
         }
-        cursor.1 += memchr::memchr_iter(b'\n', &input.as_bytes()[cursor.0..at]).count() as u32;
+        let step = &input.as_bytes()[cursor.0..at];
+        work::add(work::Stage::Columns, step.len());
+        cursor.2 = match memchr::memrchr(b'\n', step) {
+            Some(i) => {
+                cursor.1 += memchr::memchr_iter(b'\n', step).count() as u32;
+                scan::columns(&input[cursor.0 + i + 1..at])
+            }
+            None => cursor.2 + scan::columns(&input[cursor.0..at]),
+        };
         cursor.0 = at;
-        let line_start = memchr::memrchr(b'\n', &input.as_bytes()[..at]).map(|i| i + 1).unwrap_or(0);
-        Position { line: cursor.1, column: scan::columns(&input[line_start..at]) }
+        Position { line: cursor.1, column: cursor.2 }
     };
     let mut items = Vec::with_capacity(result.items.len());
     for item in result.items {

@@ -354,14 +354,16 @@ fn columns_of(b: &[u8]) -> u32 {
 /// one line (§one-line-turn) asks for a position per statement, and counting each from the line
 /// start cost the line's length per statement. A short line is counted from its start; a long
 /// one keeps checkpoints every [`Self::STEP`] bytes, counted once, as far into it as asked, and
-/// the last byte asked: a position just after it is counted from it, any other from the nearest
-/// checkpoint. So an answer costs at most `STEP` bytes beyond the checkpoints' one pass over each
-/// long line, whatever the order of the questions and however they alternate between lines.
+/// the last two bytes asked: a position just after one is counted from it, any other from the
+/// nearest checkpoint. So an answer costs at most `STEP` bytes beyond the checkpoints' one pass
+/// over each long line, whatever the order of the questions and however they alternate between
+/// lines; two cursors serve the questions that alternate between two places of one line (each
+/// statement's start, and the line's end where a statement left open is reported).
 #[derive(Debug, Default)]
 pub struct ColumnMemo {
     /// Per long line asked about: `marks[k]` is the column at byte `(k + 1) * STEP`, and the
-    /// last byte asked with its column.
-    long: std::collections::HashMap<u32, (Vec<u32>, usize, u32)>,
+    /// last two bytes asked with their columns, the latest first.
+    long: std::collections::HashMap<u32, (Vec<u32>, [(usize, u32); 2])>,
 }
 
 impl ColumnMemo {
@@ -375,22 +377,32 @@ impl ColumnMemo {
             // A short prefix, or the test of the test (`work::with_rescan`): from the line start.
             return columns(&text[..byte]);
         }
-        let (marks, at, col) = self.long.entry(line).or_default();
-        let column = if *at <= byte && byte - *at <= Self::STEP {
-            crate::work::add(crate::work::Stage::Columns, byte - *at);
-            *col + columns_of(&b[*at..byte])
-        } else {
-            let k = byte / Self::STEP;
-            while marks.len() < k {
-                let j = marks.len();
-                let before = if j == 0 { 0 } else { marks[j - 1] };
-                crate::work::add(crate::work::Stage::Columns, Self::STEP);
-                marks.push(before + columns_of(&b[j * Self::STEP..(j + 1) * Self::STEP]));
+        let (marks, cursors) = self.long.entry(line).or_default();
+        let near = cursors.iter().filter(|c| c.0 <= byte && byte - c.0 <= Self::STEP).max_by_key(|c| c.0).copied();
+        let column = match near {
+            Some((at, col)) => {
+                crate::work::add(crate::work::Stage::Columns, byte - at);
+                col + columns_of(&b[at..byte])
             }
-            crate::work::add(crate::work::Stage::Columns, byte - k * Self::STEP);
-            marks[k - 1] + columns_of(&b[k * Self::STEP..byte])
+            None => {
+                let k = byte / Self::STEP;
+                while marks.len() < k {
+                    let j = marks.len();
+                    let before = if j == 0 { 0 } else { marks[j - 1] };
+                    crate::work::add(crate::work::Stage::Columns, Self::STEP);
+                    marks.push(before + columns_of(&b[j * Self::STEP..(j + 1) * Self::STEP]));
+                }
+                crate::work::add(crate::work::Stage::Columns, byte - k * Self::STEP);
+                marks[k - 1] + columns_of(&b[k * Self::STEP..byte])
+            }
         };
-        (*at, *col) = (byte, column);
+        // The cursor answered from moves on; else the older one gives way.
+        let moved = match near {
+            Some(n) if cursors[1] == n && cursors[0] != n => 1,
+            _ => usize::from(near.is_none()),
+        };
+        cursors[moved] = (byte, column);
+        cursors.swap(0, moved);
         column
     }
 }
