@@ -4,16 +4,17 @@
 //!
 //! A second table times the shapes of `adversarial_inputs::shapes` — rule triggers repeated that
 //! were once super-linear, the worst the shape property and the slowness fuzzer met, and every
-//! native family's start marker without its end — at 1 MB and 8 MB (native shapes at 4 MB and
-//! 32 MB), with the ratio of their time per byte (the claim: at most 1.5), then a start marker a
-//! line for 10 MB and the 350 KB unknown-tool JSON turn in milliseconds. Its times are this
+//! native family's start marker without its end — at 1 MB and 8 MB, with the ratio of their
+//! time per byte (the claim: at most 1.5), then a start marker a line for 10 MB and the 350 KB
+//! unknown-tool JSON turn in milliseconds. Its times are this
 //! thread's CPU time (on a shared machine, the time the parse ran, not the time it waited). With
 //! `--features work-count`, each shape's counted work per byte at the larger size too.
 //!
 //! `cargo bench --bench adversarial` (seconds per cell from `PLURNK_BENCH_SECS`, default 0.5; rows
 //! from `PLURNK_BENCH_FAMILIES`, a comma list of families and shapes, default all;
-//! `PLURNK_BENCH_TABLES=shapes` for the second table alone). No assertion: it prints, and marks
-//! a row over the claim.
+//! `PLURNK_BENCH_TABLES=shapes` for the second table alone). `cargo bench --bench adversarial --
+//! WORD` measures only the shapes whose name holds WORD (the second table alone). No assertion:
+//! it prints, and marks a row over the claim.
 
 #[path = "adversarial_inputs.rs"]
 mod adversarial;
@@ -88,11 +89,16 @@ fn work_per_byte(input: &str) -> Option<f64> {
 /// unknown-tool JSON turn.
 fn shapes_table(secs: f64, only: &Option<Vec<String>>) {
     println!();
-    println!("this thread's CPU ns per byte of `parse` (best of the rounds in {secs} s per cell); native shapes at 4 MB and 32 MB");
-    println!("| shape | 1 MB (4 MB) | 8 MB (32 MB) | ratio | work per byte |");
+    println!("this thread's CPU ns per byte of `parse` (best of the rounds in {secs} s per cell)");
+    println!("| shape | 1 MB | 8 MB | ratio | work per byte |");
     println!("|---|---:|---:|---:|---:|");
-    for shape in adversarial::shapes().iter().filter(|s| only.as_ref().map_or(true, |o| o.iter().any(|x| *x == s.name))) {
-        let (small, large) = if shape.native { (4 << 20, 32 << 20) } else { (1 << 20, 8 << 20) };
+    let word = filter_word();
+    let wanted = |name: &str| match &word {
+        Some(w) => name.contains(w.as_str()),
+        None => only.as_ref().map_or(true, |o| o.iter().any(|x| x == name)),
+    };
+    for shape in adversarial::shapes().iter().filter(|s| wanted(&s.name)) {
+        let (small, large) = (1 << 20, 8 << 20);
         let (a, b) = (shape.build(small), shape.build(large));
         let (ta, tb) = (cpu_ns_per_byte(&a, secs), cpu_ns_per_byte(&b, secs));
         drop(a);
@@ -100,6 +106,9 @@ fn shapes_table(secs: f64, only: &Option<Vec<String>>) {
         let ratio = tb / ta;
         let mark = if ratio <= 1.5 { "" } else { " (over 1.5)" };
         println!("| {} | {ta:.2} | {tb:.2} | {ratio:.2}{mark} | {work} |", shape.name.replace('|', "\\|"));
+    }
+    if word.is_some() {
+        return;
     }
     let lines = adversarial::start_marker_lines().build(10_000_000);
     println!(
@@ -120,11 +129,16 @@ fn shapes_table(secs: f64, only: &Option<Vec<String>>) {
     println!("| unknown-tool JSON turn, {} KB: ms per parse | — | {ms:.2}{mark} | — | — |", json.len() / 1000);
 }
 
+/// The first argument that is no flag (`cargo bench --bench adversarial -- WORD`).
+fn filter_word() -> Option<String> {
+    std::env::args().skip(1).find(|a| !a.starts_with('-'))
+}
+
 fn main() {
     let secs: f64 = std::env::var("PLURNK_BENCH_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(0.5);
     let only: Option<Vec<String>> =
         std::env::var("PLURNK_BENCH_FAMILIES").ok().filter(|v| !v.is_empty()).map(|v| v.split(',').map(str::to_string).collect());
-    if std::env::var("PLURNK_BENCH_TABLES").as_deref() == Ok("shapes") {
+    if std::env::var("PLURNK_BENCH_TABLES").as_deref() == Ok("shapes") || filter_word().is_some() {
         shapes_table(secs, &only);
         return;
     }

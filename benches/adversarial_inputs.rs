@@ -70,7 +70,7 @@ pub fn build(family: &str, size: usize) -> String {
 }
 
 /// A shape of the second table: `head` once, then `unit` repeated to the size asked for.
-/// `native`: the shape is native markup (§native-tool-calls), measured at 4 MB and 32 MB.
+/// `native`: the shape is native markup (§native-tool-calls).
 pub struct Shape {
     pub name: String,
     pub native: bool,
@@ -103,6 +103,7 @@ pub fn shapes() -> Vec<Shape> {
     let mut out = vec![
         // §one-line-turn, §inline-chain: a line of compact headings.
         Shape::new("compact-heading-line", false, "", "```READ (src/a.rs) <1,2>```"),
+        Shape::new("compact-read-line", false, "", "```READ (a.md)```"),
         // §one-line-turn: glued transfers, whose positions are asked out of order.
         Shape::new("glued-transfer-line", false, "", "```COPY (a.md) (b.md)```"),
         // §transparent-inline-closer: one heading holding a closer every few bytes.
@@ -121,6 +122,15 @@ pub fn shapes() -> Vec<Shape> {
         Shape::new("nested-json-lines", true, "<tool_call>\n", "{\"a\": \n"),
         Shape::new("deeply-nested-json-arguments", true, "<tool_call>{\"name\": \"READ\", \"arguments\": ", "{\"a\": "),
         Shape::new("open-json-strings", true, "", "{\"name\": \"\n"),
+        // Issue 49: a JSON call a line whose string never closes on its line (the anchor
+        // search read to the end of the input once a line).
+        Shape::new("unterminated-json-string-lines", true, "", "{\"name\": \"x\", \"arguments\": \"a\n"),
+        // Found by the shapes: glued call tags on one line, each finding the line's end.
+        Shape::new("glued-function-equals-tags", true, "", "<function=READ>"),
+        Shape::new("glued-operation-element-tags", true, "", "<read (a.md)>"),
+        // Found by the shapes: unterminated attributes, a call each, on one line.
+        Shape::new("unterminated-invoke-per-call", true, "<｜tool_calls_begin｜>", "<｜tool_call_begin｜><steptml:invoke name=\"READ\""),
+        Shape::new("arg-key-per-call", true, "<tool_calls>", "<tool_call><arg_key>"),
     ];
     let t: serde_json::Value = serde_json::from_str(plurnk_parser::rules::BUILTIN_TABLES_JSON).expect("tables");
     for fam in t["native"].as_array().into_iter().flatten() {

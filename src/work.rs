@@ -161,6 +161,46 @@ pub fn check_growth(small: &str, large: &str, run: impl Fn(&str), general: impl 
     Err(why)
 }
 
+/// [`check_growth`] on a shape built at any size by `build`, from `small` bytes to four times
+/// that, with a step told from growth: a turn whose parse takes another reading past some size
+/// (the pairing objective weighs a fixed head against the repeated units, and the weight turns)
+/// costs more per byte from there on, once; super-linear work grows on both halves of the way.
+/// So growth past [`MAX_GROWTH`] fails only when the work per byte grows from `small` to twice
+/// it and from there to four times it, each by more than the square root of `MAX_GROWTH`.
+#[doc(hidden)]
+pub fn check_growth_of(build: impl Fn(usize) -> String, small: usize, run: impl Fn(&str), general: impl Fn(&str)) -> Result<(), String> {
+    let (a, c) = (build(small), build(4 * small));
+    let why = match check_growth(&a, &c, &run, &general) {
+        Ok(()) => return Ok(()),
+        Err(why) => why,
+    };
+    // Past the bound per byte is no step.
+    reset();
+    run(&c);
+    if total().is_some_and(|w| w as f64 / c.len().max(1) as f64 > MAX_PER_BYTE) {
+        return Err(why);
+    }
+    let b = build(2 * small);
+    let half = MAX_GROWTH.sqrt();
+    let grew = |x: &str, y: &str| growth_of(x, y, &run, &general).is_none_or(|g| g > half);
+    match grew(&a, &b) && grew(&b, &c) {
+        true => Err(why),
+        false => Ok(()),
+    }
+}
+
+/// The growth of work per byte from `small` to `large` (as [`check_growth`] measures it).
+fn growth_of(small: &str, large: &str, run: &dyn Fn(&str), general: &dyn Fn(&str)) -> Option<f64> {
+    let work = |input: &str, run: &dyn Fn(&str)| {
+        reset();
+        run(input);
+        counts().map(|c| (c.iter().sum::<u64>() as f64 / input.len().max(1) as f64, shortcuts_taken()))
+    };
+    let ((wa, pa), (wb, pb)) = (work(small, run)?, work(large, run)?);
+    let (wa, wb) = if pa == pb { (wa, wb) } else { (work(small, general)?.0, work(large, general)?.0) };
+    Some(wb / wa.max(f64::MIN_POSITIVE))
+}
+
 /// Runs `f` with its work not counted: the checks that re-run a search the plain way under the
 /// unit tests and debug assertions (to hold a kept answer to it) are not the parser's work.
 #[inline(always)]

@@ -20,7 +20,12 @@ fn violation_of(small: &str, large: &str) -> Option<String> {
 }
 
 fn violation(shape: &Shape) -> Option<String> {
-    violation_of(&shape.build(SMALL), &shape.build(LARGE)).map(|why| format!("{}: {why}", shape.label()))
+    let run = |input: &str| {
+        std::hint::black_box(parse(input, &ParseOptions::default()));
+    };
+    check_growth_of(|n| shape.build(n), SMALL, run, |input| crate::general_path_only(|| run(input)))
+        .err()
+        .map(|why| format!("{}: {why}", shape.label()))
 }
 
 /// The violations among `shapes`, checked on two threads (the counters are per thread).
@@ -70,11 +75,13 @@ fn linear_on_mixed_shapes() {
 /// statements on one line — and holds again without it.
 #[test]
 fn a_quadratic_stage_is_caught() {
-    let one_line: Vec<Shape> = all_shapes().into_iter().filter(|s| s.name.starts_with("heading ") && s.sep.is_empty()).collect();
+    // A few are enough (each costs quadratic work under the rescan).
+    let one_line: Vec<Shape> =
+        all_shapes().into_iter().filter(|s| s.name.starts_with("heading ") && s.sep.is_empty() && s.head.is_empty()).take(6).collect();
     let caught = with_rescan(|| violations(&one_line));
     assert!(!caught.is_empty(), "the property did not catch a rescan from the line start");
     assert!(caught.iter().any(|w| w.contains("Columns")), "the rescan's stage is named: {caught:?}");
-    assert!(violations(&one_line[..8]).is_empty());
+    assert!(violations(&one_line).is_empty());
 }
 
 /// The slowness fuzz target (`fuzz/harness.rs`, counting here as the fuzz build does) holds on
@@ -115,6 +122,7 @@ fn repeated(head: &str, unit: &str, size: usize) -> String {
 }
 
 fn assert_linear(head: &str, unit: &str) {
+    // The plain two-size check (no step allowed): these shapes parse alike at every size.
     if let Some(why) = violation_of(&repeated(head, unit, SMALL), &repeated(head, unit, LARGE)) {
         panic!("{head:?} then {unit:?} repeated: {why}");
     }
@@ -144,4 +152,54 @@ fn transparent_inline_closer_many_closers_cost_linear_work() {
 fn inline_chain_splits_are_kept_for_turns_of_this_size() {
     assert_linear("", "```EDIT (a.md) <1,2>```");
     assert_linear("", "```FIND (a.md)```\n");
+}
+
+/// The shapes issue 49 named (§inline-chain, §one-line-turn, §native-tool-calls): a line of
+/// compact headings, an open invoke followed by parameters, lines of bare JSON calls naming an
+/// unknown tool, and lines of JSON calls whose string never closes on its line.
+#[test]
+fn the_issue_shapes_cost_linear_work() {
+    assert_linear("", "```READ (a.md)```");
+    assert_linear("<invoke name=\"READ\">", "<parameter name=\"path\">");
+    assert_linear("", "{\"name\": \"frobnicate\", \"arguments\": {\"x\": 1}}\n");
+    assert_linear("", "{\"name\": \"x\", \"arguments\": \"a\n");
+}
+
+/// §native-tool-calls: the openings' anchor search runs one memchr pass per three anchor bytes;
+/// a pass whose bytes are absent from the rest of the input read to its end on every search
+/// (a `{` a line, no `<` left) until the passes read windows of doubling width.
+#[test]
+fn native_tool_calls_anchor_search_reads_to_its_hit_not_to_the_end() {
+    assert_linear("", "{\"name\": \"x\", \"arguments\": \"a\n");
+    assert_linear("", "{\"name\": \"frobnicate\"}\r\n");
+}
+
+/// §native-tool-calls, §one-line-turn: glued call tags on one line each ask where the line
+/// ends; the answer is kept for the line, not found again per tag.
+#[test]
+fn native_tool_calls_glued_tags_find_their_line_end_once() {
+    assert_linear("", "<function=READ>");
+    assert_linear("", "<read (a.md)>");
+    assert_linear("Reading:", "<function=READ> ");
+}
+
+/// §native-tool-calls: an attribute whose quote never closes runs to its line's end, but no
+/// further than its call's bound: the calls of a section, one after another on one line, are
+/// not each read to the line's end. Nor is a heading call's line.
+#[test]
+fn native_tool_calls_unterminated_attributes_stop_at_their_call() {
+    assert_linear("<｜tool_calls_begin｜>", "<｜tool_call_begin｜><steptml:invoke name=\"READ\"");
+    assert_linear("<tool_calls>", "<tool_call><arg_key>");
+    assert_linear("<tool_calls>", "<tool_call></arg_value>");
+}
+
+/// §native-tool-calls, §quotation: a block of markup that ends inside a fence line's info
+/// string (`<tool_call>` … then ```` ```<tool_call> ````) makes the scan look for the next
+/// quotation from within it, once per block; each search found the same closing line (or
+/// none) again by reading to it. Found by the slowness fuzz target.
+#[test]
+fn native_tool_calls_blocks_ending_in_fence_lines_search_each_close_once() {
+    assert_linear("", "<tool_call>\n{\n```");
+    assert_linear("", "<tool_call>\n{\n```x\n");
+    assert_linear("~~~\n", "<tool_call>\n{\n~~~~");
 }
