@@ -389,15 +389,22 @@ fn next_quotation(s: &str, pos: usize, to: usize) -> Option<(usize, usize)> {
     next_quotation_kept(s, pos, to, &mut Unclosed::default())
 }
 
-/// What the last close search of one scan learnt, per fence character (backtick, tilde): from
-/// the opening at `from` of width `w`, no line closes a fence `w` wide or wider before the
-/// line at `at`, whose run of `run` characters closes it (ending at `end`; `at` and `end` are
-/// the scan's bound and `run` unbounded when nothing closes it). A later opening before `at`,
-/// from `w` to `run` wide, closes there too without a search: a run of openings that one line
-/// closes, or none (fence lines that blocks of markup end inside), is crossed once, not once
-/// per opening.
+/// What the close searches of one scan learnt, per fence character (backtick, tilde). A
+/// search for an opening at `from`, `w` wide, that finds no closing line up to the scan's
+/// bound shows that no later opening as wide or wider closes either: the widest such fact is
+/// kept (`open`). One that finds the line at `at` closing it (its run `run` wide, ending at
+/// `end`) shows that a later opening before `at`, from `w` to `run` wide, closes there too: one
+/// such fact is kept per width. So a run of openings that one line closes, or none (fence lines
+/// that blocks of markup end inside), is crossed once per width, not once per opening.
 #[derive(Default)]
-struct Unclosed([Option<Closing>; 2]);
+struct Unclosed([Fences; 2]);
+
+#[derive(Default)]
+struct Fences {
+    /// (from, narrowest width) with no closing line after `from`.
+    open: Option<(usize, usize)>,
+    closing: Vec<Closing>,
+}
 
 #[derive(Clone, Copy)]
 struct Closing {
@@ -440,7 +447,10 @@ fn next_quotation_uncounted(s: &str, pos: usize, to: usize, unclosed: &mut Unclo
             let le = line_end(s, l).min(to);
             if let Some((ch, w)) = fence_open(s, l, le) {
                 let known = &mut unclosed.0[Unclosed::slot(ch)];
-                if let Some(k) = known.filter(|k| k.from <= l && l < k.at && k.w <= w && w <= k.run) {
+                if known.open.is_some_and(|(from, narrowest)| from <= l && narrowest <= w) {
+                    return (Some((l, to)), le);
+                }
+                if let Some(k) = known.closing.iter().find(|k| k.from <= l && l < k.at && k.w <= w && w <= k.run) {
                     return (Some((l, k.end)), le);
                 }
                 let mut from = next_line(s, l);
@@ -451,13 +461,17 @@ fn next_quotation_uncounted(s: &str, pos: usize, to: usize, unclosed: &mut Unclo
                         let e2 = line_end(s, l2).min(to);
                         if fence_closes(s, l2, e2, ch, w) {
                             let run = b[j..e2].iter().take_while(|&&c| c == ch).count();
-                            *known = Some(Closing { from: l, w, at: l2, end: e2, run });
+                            let fact = Closing { from: l, w, at: l2, end: e2, run };
+                            match known.closing.iter_mut().find(|k| k.w == w) {
+                                Some(k) => *k = fact,
+                                None => known.closing.push(fact),
+                            }
                             return (Some((l, e2)), e2);
                         }
                     }
                     from = next_line(s, j);
                 }
-                *known = Some(Closing { from: l, w, at: to, end: to, run: usize::MAX });
+                known.open = Some((l, w));
                 return (Some((l, to)), to);
             }
         }
