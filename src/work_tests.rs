@@ -202,4 +202,32 @@ fn native_tool_calls_blocks_ending_in_fence_lines_search_each_close_once() {
     assert_linear("", "<tool_call>\n{\n```");
     assert_linear("", "<tool_call>\n{\n```x\n");
     assert_linear("~~~\n", "<tool_call>\n{\n~~~~");
+    // Openings of two widths in turn: the wider never closes, the narrower closes at once (a
+    // fact kept per width, and the unclosed one apart).
+    assert_linear("<tool_call>x", "````<tool_call>\n```\n<tool_call>\n");
+    assert_linear("", "<tool_call>\n~~~~x\n~~~\n<tool_call>\n~~~~~y\n");
+}
+
+/// The property tells growth from a step (§parser-architecture): a shape whose parse reads
+/// the turn otherwise past some size costs more per byte from there on, once, and passes; the
+/// quadratic stage of the test of the test grows at every doubling and fails.
+#[test]
+fn a_step_in_the_reading_is_no_growth() {
+    let run = |input: &str| {
+        std::hint::black_box(parse(input, &ParseOptions::default()));
+    };
+    let general = |input: &str| crate::general_path_only(|| run(input));
+    // Work per byte that steps up by 8 once past 48 KB: linear, but more than 1.1 times the
+    // work per byte at 128 KB than at 32 KB.
+    let stepped = |input: &str| {
+        run(input);
+        if input.len() > 48 * 1024 {
+            add(Stage::Build, input.len() * 8);
+        }
+    };
+    let build = |n: usize| repeated("", "```READ (a.md)```", n);
+    assert!(check_growth(&build(SMALL), &build(LARGE), stepped, stepped).is_err(), "the step is seen at two sizes");
+    assert!(check_growth_of(build, SMALL, stepped, stepped).is_ok(), "a step is no growth");
+    let quadratic = with_rescan(|| check_growth_of(|n| repeated("", "```READ (a.md)```", n), SMALL, run, general));
+    assert!(quadratic.is_err(), "a quadratic stage is growth");
 }
