@@ -13,7 +13,7 @@
 //! `cargo bench --bench adversarial` (seconds per cell from `PLURNK_BENCH_SECS`, default 0.5; rows
 //! from `PLURNK_BENCH_FAMILIES`, a comma list of families and shapes, default all;
 //! `PLURNK_BENCH_TABLES=shapes` for the second table alone). `cargo bench --bench adversarial --
-//! WORD` measures only the shapes whose name holds WORD (the second table alone). No assertion:
+//! WORD[,WORD…]` measures only the shapes whose name holds a WORD (the second table alone). No assertion:
 //! it prints, and marks a row over the claim.
 
 #[path = "adversarial_inputs.rs"]
@@ -94,7 +94,7 @@ fn shapes_table(secs: f64, only: &Option<Vec<String>>) {
     println!("|---|---:|---:|---:|---:|");
     let word = filter_word();
     let wanted = |name: &str| match &word {
-        Some(w) => name.contains(w.as_str()),
+        Some(w) => w.split(',').any(|w| name.contains(w)),
         None => only.as_ref().map_or(true, |o| o.iter().any(|x| x == name)),
     };
     for shape in adversarial::shapes().iter().filter(|s| wanted(&s.name)) {

@@ -131,6 +131,10 @@ pub fn shapes() -> Vec<Shape> {
         // Found by the shapes: unterminated attributes, a call each, on one line.
         Shape::new("unterminated-invoke-per-call", true, "<｜tool_calls_begin｜>", "<｜tool_call_begin｜><steptml:invoke name=\"READ\""),
         Shape::new("arg-key-per-call", true, "<tool_calls>", "<tool_call><arg_key>"),
+        // Found by the slowness fuzz target: blocks ending inside fence lines' info strings,
+        // and openings of two widths in turn, the wider never closed (§quotation).
+        Shape::new("fence-line-block-ends", true, "", "<tool_call>\n{\n```"),
+        Shape::new("alternating-fence-widths", true, "<tool_call>x", "````<tool_call>\n```\n<tool_call>\n"),
     ];
     let t: serde_json::Value = serde_json::from_str(plurnk_parser::rules::BUILTIN_TABLES_JSON).expect("tables");
     for fam in t["native"].as_array().into_iter().flatten() {
