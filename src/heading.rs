@@ -137,6 +137,7 @@ impl SegmentCache {
     /// the bound or the line is out of order. The split is returned either way; one that was not
     /// kept is dropped by the next call. Splitting in place, not into a buffer copied over, spares
     /// a clone per segment of every heading.
+    #[cfg(test)]
     pub fn split(&mut self, cls: &Classifier, line: u32, text: &str, fence_at: usize, width: u32) -> &[Segment] {
         self.split_named(cls, line, text, fence_at, width, None)
     }
@@ -331,14 +332,8 @@ pub struct Lexed {
     pub stop: Option<LexStop>,
 }
 
-/// Lexes `[from, seg.end)` of `line`, skipping the segment's closers and zero-width characters.
-pub fn lex(line: &str, from: usize, seg: &Segment, zero_width: &[char], notation: &crate::rules::model::Notation) -> Lexed {
-    let mut out = Lexed::default();
-    lex_into(line, from, seg, zero_width, notation, &mut out);
-    out
-}
-
-/// [`lex`] into a reused buffer (cleared first).
+/// Lexes `[from, seg.end)` of `line` into a reused buffer (cleared first), skipping the segment's
+/// closers and zero-width characters.
 pub fn lex_into(line: &str, from: usize, seg: &Segment, zero_width: &[char], notation: &crate::rules::model::Notation, out: &mut Lexed) {
     out.toks.clear();
     out.stop = None;

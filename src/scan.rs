@@ -10,8 +10,11 @@ use crate::rules::Rules;
 /// §parser-position); `next` is where the following line starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Line {
+    /// The line's first byte.
     pub start: usize,
+    /// Its end, before the line ending.
     pub end: usize,
+    /// Where the next line starts (the input's length after the last line).
     pub next: usize,
 }
 
@@ -402,6 +405,7 @@ pub struct Registry<'o> {
 }
 
 impl<'o> Registry<'o> {
+    /// The executors a parse under `rules` knows when the host names `executors`.
     pub fn new(rules: &'o Rules, executors: Option<&'o [String]>) -> Registry<'o> {
         let always = &rules.tables.executors.always;
         let case_insensitive = rules.tables.executors.case_insensitive;

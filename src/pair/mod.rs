@@ -606,12 +606,8 @@ impl<'r> Pairer<'r> {
         self.nodes.clear();
     }
 
-    /// Closes every open block at the end of the input and returns the chosen moves.
-    pub fn finish(self) -> Choices {
-        self.finish_with_stats().0
-    }
-
-    /// [`Pairer::finish`], with what the search held at its widest.
+    /// Closes every open block at the end of the input and returns the chosen moves, with what
+    /// the search held at its widest.
     pub fn finish_with_stats(self) -> (Choices, Stats) {
         let (bufs, stats) = self.finish_into();
         (bufs.committed, stats)
@@ -1262,6 +1258,7 @@ impl Sink for Collect {
 }
 
 /// Runs the search over `plines` (in line order).
+#[cfg(test)]
 pub fn pair(rules: &Rules, facts: &[OpFacts], plines: &[PLine]) -> Choices {
     pair_with_stats(rules, facts, plines).0
 }
