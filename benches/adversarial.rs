@@ -42,7 +42,7 @@ fn main() {
     // `PLURNK_BENCH_FAMILIES=many-headings,deep-nesting` measures only those rows.
     let only: Option<Vec<String>> =
         std::env::var("PLURNK_BENCH_FAMILIES").ok().filter(|v| !v.is_empty()).map(|v| v.split(',').map(str::to_string).collect());
-    for family in adversarial::FAMILIES.iter().filter(|f| only.as_ref().map_or(true, |o| o.iter().any(|x| x == *f))) {
+    for family in adversarial::FAMILIES.iter().filter(|f| only.as_ref().is_none_or(|o| o.iter().any(|x| x == *f))) {
         let mut cells = Vec::new();
         for &(size, _) in SIZES {
             let input = adversarial::build(family, size);

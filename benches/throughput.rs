@@ -91,13 +91,13 @@ fn prose(size: usize) -> String {
         s.push_str(paragraphs[i % paragraphs.len()]);
         s.push_str(paragraphs[(i + 1) % paragraphs.len()]);
         s.push_str("\n\n");
-        if i % 3 == 0 {
+        if i.is_multiple_of(3) {
             for l in list {
                 s.push_str(l);
             }
             s.push('\n');
         }
-        if i % 7 == 0 {
+        if i.is_multiple_of(7) {
             s.push_str(table);
             s.push('\n');
         }

@@ -24,9 +24,12 @@ use plurnk_parser::{Body, Entry, Item, ParseOptions, ParseResult, Position, Rule
 
 // ── The fuzz targets ────────────────────────────────────────────────────────────────────────────
 
+/// A fuzz target: its name and what it does with each input.
+pub type FuzzTarget = (&'static str, fn(&[u8]));
+
 /// Every fuzz target: its name (the binary `fuzz/fuzz_targets/<name>.rs`) and what it does with
 /// each input. `tests/properties.rs` runs each one under bolero on random inputs.
-pub const FUZZ_TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const FUZZ_TARGETS: &[FuzzTarget] = &[
     ("parse", |data| text_entry(data, Entry::Parse)),
     ("parse_statements", |data| text_entry(data, Entry::Statements)),
     ("parse_client", |data| text_entry(data, Entry::Client)),
@@ -110,6 +113,7 @@ fn inside(part: &str, whole: &str) -> bool {
     s >= w && s + part.len() <= w + whole.len()
 }
 
+#[allow(clippy::ptr_arg)] // whether the text is borrowed is what is checked
 fn check_slice(what: &str, text: &Cow<'_, str>, input: &str, rewritten: Option<&str>) {
     if text.is_empty() {
         return; // An empty body loses no byte, wherever its pointer points.
@@ -144,7 +148,7 @@ fn check_inline_body(text: &str, input: &str, rewritten: Option<&str>) {
         None => (text, None),
     };
     let unticked = |t: &str| t.replace('`', "");
-    let in_source = |src: &str| unticked(src).contains(&unticked(first)) && rest.map_or(true, |r| src.contains(r));
+    let in_source = |src: &str| unticked(src).contains(&unticked(first)) && rest.is_none_or(|r| src.contains(r));
     assert!(
         in_source(input) || rewritten.is_some_and(in_source),
         "inline body {text:?}: its heading text or its body lines are not in the input {input:?}"

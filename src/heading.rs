@@ -156,7 +156,7 @@ impl SegmentCache {
         self.segs.truncate(self.kept);
         let from = self.segs.len();
         segments_append(cls, text, fence_at, width, first, &mut self.segs);
-        if self.segs.len() <= Self::CAP && !self.heads.last().is_some_and(|h| h.0 >= line) {
+        if self.segs.len() <= Self::CAP && self.heads.last().is_none_or(|h| h.0 < line) {
             self.heads.push((line, fence_at, width, from as u32, self.segs.len() as u32));
             self.kept = self.segs.len();
         }

@@ -179,7 +179,7 @@ fn every_corpus_input_holds_the_invariants() {
     let mut n = 0;
     for e in entries.flatten() {
         let p = e.path();
-        if p.extension().map_or(true, |x| x != "jsonl") {
+        if p.extension().is_none_or(|x| x != "jsonl") {
             continue;
         }
         for line in std::fs::read_to_string(&p).unwrap().lines() {

@@ -143,12 +143,11 @@ fn statements<'a>(items: &'a [Item<'a>]) -> Vec<&'a Statement<'a>> {
         .collect()
 }
 
+/// A renderer of a whole program.
+type Program<'f> = &'f dyn Fn(&[&Statement]) -> String;
+
 /// The round-trip property for one input under a given renderer; `Err` names the failure.
-fn round_trip(
-    input: &str,
-    stringify: &dyn Fn(&Statement) -> String,
-    program: Option<&dyn Fn(&[&Statement]) -> String>,
-) -> Result<(), String> {
+fn round_trip(input: &str, stringify: &dyn Fn(&Statement) -> String, program: Option<Program<'_>>) -> Result<(), String> {
     for entry in [Entry::Parse, Entry::Statements, Entry::Client] {
         let parsed = run(input, &options(), entry);
         for s in statements(&parsed.items) {

@@ -661,7 +661,7 @@ impl<'r> Pairer<'r> {
                     let closed = (cost, runon, cand.unrun, cand.hist);
                     let complete = is_c && cfg.is_complete(&cost);
                     // Keys compared position by position, stopping at the first difference.
-                    let better = |b: &Option<Closed>| b.as_ref().map_or(true, |b| cfg.key_less(&cost, &b.0, complete));
+                    let better = |b: &Option<Closed>| b.as_ref().is_none_or(|b| cfg.key_less(&cost, &b.0, complete));
                     if complete {
                         if weigh_r && lazy {
                             // Weighed in the first pass.
@@ -1005,7 +1005,7 @@ impl<'r> Cfg<'r> {
                 }
                 // 2. The heading ends the open blocks and runs (a supplied closer before a
                 // literal example at a heading, §pairing-objective).
-                let may_end = !prose_exec && !(naked && op.flags & F_LITERAL != 0);
+                let may_end = !(prose_exec || naked && op.flags & F_LITERAL != 0);
                 if may_end {
                     // The cost is known before the reading is built: a doomed one is not built.
                     let cost = self.end_cost(cand);
