@@ -491,10 +491,8 @@ fn response_text_the_preview_is_a_prefix_of_the_final_text_over_the_corpus() {
                 continue;
             }
             let input = v["input"].as_str().unwrap();
-            let options = ParseOptions {
-                executors: v["options"]["executors"].as_array().map(|a| a.iter().map(|x| x.as_str().unwrap().to_string()).collect()),
-                rules: None,
-            };
+            let mut options = ParseOptions::default();
+            options.executors = v["options"]["executors"].as_array().map(|a| a.iter().map(|x| x.as_str().unwrap().to_string()).collect());
             for size in [1, 7, 64] {
                 checked += 1;
                 if let Err(e) = preview_holds(input, &options, size) {
