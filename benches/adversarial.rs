@@ -95,7 +95,7 @@ fn shapes_table(secs: f64, only: &Option<Vec<String>>) {
     let word = filter_word();
     let wanted = |name: &str| match &word {
         Some(w) => w.split(',').any(|w| name.contains(w)),
-        None => only.as_ref().map_or(true, |o| o.iter().any(|x| x == name)),
+        None => only.as_ref().is_none_or(|o| o.iter().any(|x| x == name)),
     };
     for shape in adversarial::shapes().iter().filter(|s| wanted(&s.name)) {
         let (small, large) = (1 << 20, 8 << 20);
@@ -147,7 +147,7 @@ fn main() {
     println!("| family | {} | 10 MB / 10 KB |", header.join(" | "));
     println!("|---|{}---:|", "---:|".repeat(SIZES.len()));
     // `PLURNK_BENCH_FAMILIES=many-headings,deep-nesting` measures only those rows.
-    for family in adversarial::FAMILIES.iter().filter(|f| only.as_ref().map_or(true, |o| o.iter().any(|x| x == *f))) {
+    for family in adversarial::FAMILIES.iter().filter(|f| only.as_ref().is_none_or(|o| o.iter().any(|x| x == *f))) {
         let mut cells = Vec::new();
         for &(size, _) in SIZES {
             let input = adversarial::build(family, size);

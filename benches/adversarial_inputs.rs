@@ -136,7 +136,7 @@ pub fn shapes() -> Vec<Shape> {
         Shape::new("fence-line-block-ends", true, "", "<tool_call>\n{\n```"),
         Shape::new("alternating-fence-widths", true, "<tool_call>x", "````<tool_call>\n```\n<tool_call>\n"),
     ];
-    let t: serde_json::Value = serde_json::from_str(plurnk_parser::rules::BUILTIN_TABLES_JSON).expect("tables");
+    let t: serde_json::Value = serde_json::from_str(&plurnk_parser::Rules::builtin().tables_json()).expect("tables");
     for fam in t["native"].as_array().into_iter().flatten() {
         let family = fam["family"].as_str().unwrap_or("?");
         for b in fam["blocks"].as_array().into_iter().flatten() {

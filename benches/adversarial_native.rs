@@ -15,7 +15,7 @@ use plurnk_parser::ParseOptions;
 
 /// Every family's block start markers and element-form tags, from the rule tables.
 fn markers() -> (Vec<String>, Vec<(String, String)>) {
-    let tables: serde_json::Value = serde_json::from_str(plurnk_parser::rules::BUILTIN_TABLES_JSON).expect("the tables parse");
+    let tables: serde_json::Value = serde_json::from_str(&plurnk_parser::Rules::builtin().tables_json()).expect("the tables parse");
     let mut starts = Vec::new();
     let mut elements = Vec::new();
     for family in tables["native"].as_array().into_iter().flatten() {
@@ -115,7 +115,7 @@ fn build(shape: &str, size: usize, starts: &[String], elements: &[(String, Strin
         "nested-json-arguments" => {
             s.push_str("<tool_call>\n{\"name\": \"READ\", \"arguments\": ");
             while s.len() < size {
-                s.push_str(if i % 2 == 0 { "{\"a\": " } else { "[" });
+                s.push_str(if i.is_multiple_of(2) { "{\"a\": " } else { "[" });
                 i += 1;
             }
         }

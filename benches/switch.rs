@@ -20,7 +20,8 @@ use std::time::Instant;
 #[path = "support/corpus.rs"]
 mod corpus;
 
-use plurnk_parser::{ParseOptions, ReadingPath};
+use plurnk_parser::__private::ReadingPath;
+use plurnk_parser::ParseOptions;
 
 /// Rounds timed after each switch; the steady round is the mean of those from `STEADY_FROM` on.
 const ROUNDS: usize = 120;
@@ -84,7 +85,7 @@ fn main() {
     println!("| timed | run before it | steady round (µs) | above steady after the switch: {m1} round | {m10} rounds | {m40} rounds | {m80} rounds | of a 20 ms turn |");
     println!("|---|---|---:|---:|---:|---:|---:|---:|");
     let general = |i: &str| {
-        plurnk_parser::general_path_only(|| black_box(plurnk_parser::parse(black_box(i), &opts)));
+        plurnk_parser::__private::general_path_only(|| black_box(plurnk_parser::parse(black_box(i), &opts)));
     };
     let statements = |i: &str| {
         black_box(plurnk_parser::parse_statements(black_box(i), &opts));
@@ -116,7 +117,7 @@ fn main() {
     }
 
     // The first two rows again, each parse timed on its own and summed by reading path.
-    let paths: Vec<ReadingPath> = inputs.iter().map(|i| plurnk_parser::reading_path(i, &opts)).collect();
+    let paths: Vec<ReadingPath> = inputs.iter().map(|i| plurnk_parser::__private::reading_path(i, &opts)).collect();
     let groups = [ReadingPath::OnePass, ReadingPath::General, ReadingPath::Native];
     println!();
     println!("the first two rows by the path `parse` reads each turn by, each parse timed on its own");

@@ -25,7 +25,8 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use plurnk_parser::{ParseOptions, ReadingPath};
+use plurnk_parser::__private::ReadingPath;
+use plurnk_parser::ParseOptions;
 
 /// The system allocator, counting allocations (and reallocations) and the bytes they ask for
 /// while `COUNTING` is set: only the allocation table's pass counts, so the timed runs pay no
@@ -90,13 +91,13 @@ fn prose(size: usize) -> String {
         s.push_str(paragraphs[i % paragraphs.len()]);
         s.push_str(paragraphs[(i + 1) % paragraphs.len()]);
         s.push_str("\n\n");
-        if i % 3 == 0 {
+        if i.is_multiple_of(3) {
             for l in list {
                 s.push_str(l);
             }
             s.push('\n');
         }
-        if i % 7 == 0 {
+        if i.is_multiple_of(7) {
             s.push_str(table);
             s.push('\n');
         }
@@ -329,7 +330,7 @@ fn main() {
     // first table.
     let paths =
         [(ReadingPath::OnePass, "read in one pass"), (ReadingPath::General, "general path"), (ReadingPath::Native, "native markup")];
-    let path_of: Vec<ReadingPath> = inputs.iter().map(|i| plurnk_parser::reading_path(i, &ParseOptions::default())).collect();
+    let path_of: Vec<ReadingPath> = inputs.iter().map(|i| plurnk_parser::__private::reading_path(i, &ParseOptions::default())).collect();
     println!();
     println!("the same inputs by the path `parse` reads them by: alone, and after a round of the other paths' turns");
     println!("| turns | count | bytes | alone: plurnk-parser MB/s | pulldown-cmark MB/s | ratio | after the others: plurnk-parser MB/s | pulldown-cmark MB/s | ratio |");

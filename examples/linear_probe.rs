@@ -38,7 +38,9 @@ fn best_ns(input: &str, rounds: usize) -> f64 {
     for _ in 0..rounds {
         let t = thread_ns();
         if general {
-            plurnk_parser::general_path_only(|| std::hint::black_box(plurnk_parser::parse(std::hint::black_box(input), &options)));
+            plurnk_parser::__private::general_path_only(|| {
+                std::hint::black_box(plurnk_parser::parse(std::hint::black_box(input), &options))
+            });
         } else {
             std::hint::black_box(plurnk_parser::parse(std::hint::black_box(input), &options));
         }
@@ -58,7 +60,7 @@ fn main() {
     let small: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(32) * 1024;
     let factor: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(4);
     let filter = args.get(2).cloned().unwrap_or_default();
-    let t = shapes::tables(plurnk_parser::rules::BUILTIN_TABLES_JSON);
+    let t = shapes::tables(&plurnk_parser::Rules::builtin().tables_json());
     // `PROBE_UNIT=… [PROBE_HEAD=…]` probes that one shape (escapes `\n`, `\r`, `\t` read).
     let unescape = |v: String| v.replace("\\n", "\n").replace("\\r", "\r").replace("\\t", "\t");
     let all = match std::env::var("PROBE_UNIT") {
@@ -84,7 +86,7 @@ fn main() {
         let run = |input: &str| {
             std::hint::black_box(plurnk_parser::parse(input, &ParseOptions::default()));
         };
-        let wg = plurnk_parser::work::check_growth(&a, &b, run, |i| plurnk_parser::general_path_only(|| run(i))).err();
+        let wg = plurnk_parser::work::check_growth(&a, &b, run, |i| plurnk_parser::__private::general_path_only(|| run(i))).err();
         let per_byte = work(&b).map(|w| w as f64 / b.len() as f64);
         if growth > 1.6 || wg.is_some() {
             eprintln!("{growth:6.2} {:8.2} ns/B {per_byte:?}/B {}  {}", tb / b.len() as f64, wg.clone().unwrap_or_default(), s.label());

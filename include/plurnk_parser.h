@@ -14,10 +14,10 @@ extern "C" {
 
 // Parses `input` (UTF-8, `input_len` bytes, not NUL-terminated) under `options`, a UTF-8 JSON
 // object `{"entry"?: "parse" | "parseStatements" | "parseClient" | "parseReasoning" |
-// "operationAttempt" | "parsePath", "executors"?: [string]}` (`options_len` bytes; a null
-// pointer or zero length means `{}`), and returns a NUL-terminated UTF-8 JSON string
-// `{"result": …}` or `{"throws": "…"}`. Never returns null. Free the string with
-// `plurnk_free`.
+// "operationAttempt" | "parsePath", "executors"?: [string], "diagnosticIds"?: bool}`
+// (`options_len` bytes; a null pointer or zero length means `{}`), and returns a
+// NUL-terminated UTF-8 JSON string `{"result": …}` or `{"throws": "…"}`. Never returns null.
+// Free the string with `plurnk_free`.
 //
 // # Safety
 // `input` must point to `input_len` readable bytes (it may be null when `input_len` is 0), and

@@ -6,38 +6,69 @@ use std::borrow::Cow;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
-use crate::rules::model::{Severity, Shape, Source};
+use crate::rules::model::{Shape, Source};
+use crate::rules::DiagId;
 
 /// A parser source point: 1-based line, 0-based code-point column (§parser-position).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
 pub struct Position {
+    /// 1-based line; 0 only in the unknown sentinel `{0, 0}`.
     pub line: u32,
+    /// 0-based column, in Unicode code points.
     pub column: u32,
 }
 
 /// One ordered item of a parse result.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Item<'a> {
+    /// A statement to run.
     Statement(Statement<'a>),
-    Error(ParseError),
+    /// A diagnostic (`"kind": "error"` in the contract, whatever its severity).
+    Error(Diagnostic),
+    /// Response text outside every operation (§response-text).
     Text(TextItem<'a>),
 }
 
 /// Outside text (§response-text).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct TextItem<'a> {
+    /// The text exactly as written: a slice of the input unless read from a native rewrite.
     pub content: Cow<'a, str>,
+    /// Where it starts.
     pub position: Position,
 }
 
+/// How much a diagnostic weighs (§parse-diagnostics).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Severity {
+    /// Something was refused: a statement, a slot, or trust in the rest of the turn.
+    Error,
+    /// A notice: the parser read the text, and says how (a normalization, an advisory, a receipt).
+    Warning,
+}
+
 /// A positioned diagnostic (§parse-diagnostics).
+///
+/// [`Diagnostic::id`] is its stable id from `rules/diagnostics.yaml`; the message is that entry's
+/// text, filled in, and may be reworded between versions.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ParseError {
+#[non_exhaustive]
+pub struct Diagnostic {
+    /// 1-based line (§parser-position).
     pub line: u32,
+    /// 0-based code-point column.
     pub column: u32,
+    /// The stage the reference implementation attributes it to (informational).
     pub source: Source,
+    /// Error or warning.
     pub severity: Severity,
+    /// The message, from its rule entry.
     pub message: String,
+    /// What the author can write instead; hard errors only (§parse-recovery).
     pub recovery: Option<String>,
     /// Unexecuted unfenced operations, unknown operation-shaped tags, unrecovered native calls
     /// (§parse-admission); serialized only when true.
@@ -45,27 +76,67 @@ pub struct ParseError {
     /// The refused statement's text exactly as written, on a hard fact that refused a statement
     /// the parser opened (§parse-attempt); serialized only when present.
     pub attempt: Option<String>,
+    /// The rule entry it was made from.
+    pub(crate) id: DiagId,
+    /// Whether serializing writes `id` ([`crate::ParseOptions::with_diagnostic_ids`]).
+    pub(crate) show_id: bool,
+}
+
+impl Diagnostic {
+    /// The stable id of the diagnostic's entry in `rules/diagnostics.yaml` (for example
+    /// `unknown-tag`): it names the diagnostic across versions and rewordings, where the message
+    /// may change.
+    ///
+    /// ```
+    /// use plurnk_parser::{parse, ParseOptions};
+    ///
+    /// let result = parse("Nothing to run here.", &ParseOptions::default());
+    /// let ids: Vec<&str> = result.diagnostics().map(|d| d.id()).collect();
+    /// assert_eq!(ids, ["no-operation"]);
+    /// ```
+    pub fn id(&self) -> &'static str {
+        self.id.name()
+    }
+
+    /// Where it stands.
+    pub fn position(&self) -> Position {
+        Position { line: self.line, column: self.column }
+    }
 }
 
 /// Where trust ends (§unparsed-tail-boundary).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct UnparsedTail {
+    /// The first position not trusted; items from it on are dropped.
     pub from: Position,
+    /// Which header slot remains open.
     pub reason: String,
 }
 
-/// `{items, unparsedTail?}`.
+/// `{items, unparsedTail?}`: what [`crate::parse`] and the other tiers return.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct ParseResult<'a> {
+    /// Statements, diagnostics and text, in source order.
     pub items: Vec<Item<'a>>,
+    /// Present when the turn ends inside an unfinished heading (§unparsed-tail-boundary).
     pub unparsed_tail: Option<UnparsedTail>,
 }
 
 /// A target slot, decomposed (§path-syntax). A local path borrows the input unless a slot
 /// escape was decoded (§path-parentheses).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Target<'a> {
-    Local { raw: Cow<'a, str>, fragment: Option<Cow<'a, str>> },
+    /// A local path (`src/a.rs`, `src/a.rs#channel`).
+    Local {
+        /// The path as written, slot escapes decoded (§path-parentheses).
+        raw: Cow<'a, str>,
+        /// The channel after `#`, when there is one (§local-path-fragment).
+        fragment: Option<Cow<'a, str>>,
+    },
+    /// A `scheme://` URL, decomposed as WHATWG parses it.
     Url(UrlTarget<'a>),
 }
 
@@ -147,18 +218,22 @@ impl<'a> UrlTarget<'a> {
     pub fn raw(&self) -> &str {
         &self.raw
     }
+    /// The scheme, without `://`.
     pub fn scheme(&self) -> &str {
         match &self.parts {
             UrlParts::AsWritten { scheme_end, .. } => &self.raw[..*scheme_end as usize],
             UrlParts::Rewritten(c) => &c.scheme,
         }
     }
+    /// The userinfo's user name, when there is one.
     pub fn username(&self) -> Option<&str> {
         self.parsed().and_then(|c| c.username.as_deref())
     }
+    /// The userinfo's password, when there is one.
     pub fn password(&self) -> Option<&str> {
         self.parsed().and_then(|c| c.password.as_deref())
     }
+    /// The host, when there is one.
     pub fn hostname(&self) -> Option<&str> {
         match &self.parts {
             // The host follows the scheme's `://`.
@@ -168,9 +243,11 @@ impl<'a> UrlTarget<'a> {
             UrlParts::Rewritten(c) => c.hostname.as_deref(),
         }
     }
+    /// The port, when one is written (and is not the scheme's default).
     pub fn port(&self) -> Option<u32> {
         self.parsed().and_then(|c| c.port)
     }
+    /// The path.
     pub fn pathname(&self) -> &str {
         match &self.parts {
             UrlParts::AsWritten { slash: true, .. } => "/",
@@ -178,9 +255,11 @@ impl<'a> UrlTarget<'a> {
             UrlParts::Rewritten(c) => &c.pathname,
         }
     }
+    /// The query, without `?`, when there is one.
     pub fn query(&self) -> Option<&str> {
         self.parsed().and_then(|c| c.query.as_deref())
     }
+    /// The fragment, without `#`, when there is one.
     pub fn fragment(&self) -> Option<&str> {
         match &self.parts {
             // What follows the path is `#` and the fragment.
@@ -205,12 +284,14 @@ impl<'a> Target<'a> {
             Target::Url(u) => Target::Url(u.into_owned()),
         }
     }
+    /// The target as written (decoded).
     pub fn raw(&self) -> &str {
         match self {
             Target::Local { raw, .. } => raw,
             Target::Url(u) => u.raw(),
         }
     }
+    /// A URL's scheme; `None` for a local path.
     pub fn scheme(&self) -> Option<&str> {
         match self {
             Target::Local { .. } => None,
@@ -221,31 +302,66 @@ impl<'a> Target<'a> {
 
 /// One scope component (§scope-marker-forms).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Mark {
+    /// A line number or count.
     Int(i64),
+    /// A number that is not an integer (a duration, for example).
     Num(f64),
+    /// A text anchor.
     Anchor(String),
 }
 
+/// A `<scope>` slot read (§scope-marker-forms): its components in order.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct LineMarker {
+    /// The components, in the order written.
     pub marks: Vec<Mark>,
 }
 
 /// A matcher (§matcher-prefix-claims).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Matcher {
-    Regex { raw: String, pattern: String, flags: String },
-    Other { dialect: &'static str, raw: String },
-    Unreadable { raw: String, message: String, recovery: String },
+    /// `/pattern/flags` (ECMAScript syntax).
+    Regex {
+        /// As written.
+        raw: String,
+        /// Between the slashes.
+        pattern: String,
+        /// After the last slash.
+        flags: String,
+    },
+    /// Another dialect its prefix claims (`$` JSONPath, `//` XPath, …).
+    Other {
+        /// The dialect's name, as the contract writes it.
+        dialect: &'static str,
+        /// As written.
+        raw: String,
+    },
+    /// A matcher its dialect refuses: why, and what to write instead.
+    Unreadable {
+        /// As written.
+        raw: String,
+        /// Why it cannot be read.
+        message: String,
+        /// What the author can write instead.
+        recovery: String,
+    },
 }
 
 /// One resource selection (COPY/MOVE operands).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Selection<'a> {
+    /// The `(target)` slot.
     pub target: Option<Target<'a>>,
+    /// The `[metadata]` slot's entries.
     pub metadata: Option<Vec<String>>,
+    /// The `<scope>` slot.
     pub line_marker: Option<LineMarker>,
+    /// The matcher.
     pub matcher: Option<Matcher>,
 }
 
@@ -263,11 +379,17 @@ impl Selection<'_> {
 
 /// A statement body, by the operation's body kind.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Body<'a> {
+    /// No body.
     Null,
+    /// Text, exactly as written between the fences.
     Text(Cow<'a, str>),
+    /// A message body: the text, and its JSON value when it is JSON.
     Message {
+        /// Exactly as written.
         raw: Cow<'a, str>,
+        /// The parsed value, when the text is JSON.
         json: Option<serde_json::Value>,
     },
     /// Boxed, as [`Statement::matcher`] is.
@@ -276,42 +398,67 @@ pub enum Body<'a> {
 
 /// What the fence names: a native operation or a registered executor.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Head {
-    /// `name` borrows the built-in rule set, and is a copy for a rule set the caller supplied.
+    /// A native operation. `name` borrows the built-in rule set, and is a copy for a rule set
+    /// the caller supplied.
     Op {
+        /// The operation's name (`READ`).
         name: Cow<'static, str>,
+        /// Which fields the statement serializes.
         shape: Shape,
     },
+    /// A registered executor (`sh`, `python3`): the statement's body is its program.
     Runtime(String),
 }
 
 /// One statement of the shared AST.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Statement<'a> {
+    /// The operation or executor the fence names.
     pub head: Head,
-    /// Borrows the heading line unless the aside was read from rewritten text.
+    /// The `<!-- aside -->`; borrows the heading line unless read from rewritten text.
     pub aside: Option<Cow<'a, str>>,
+    /// The `(target)` slot.
     pub target: Option<Target<'a>>,
+    /// The `[metadata]` slot's entries.
     pub metadata: Option<Vec<String>>,
+    /// The `<scope>` slot.
     pub line_marker: Option<LineMarker>,
     /// Boxed: few statements carry one, and every statement is moved whole into the result.
     pub matcher: Option<Box<Matcher>>,
+    /// The body, by the operation's body kind.
     pub body: Body<'a>,
     /// COPY and MOVE only: boxed, so every other statement stays small.
     pub source: Option<Box<Selection<'a>>>,
+    /// COPY and MOVE only.
     pub destination: Option<Box<Selection<'a>>>,
     /// WAIT's `[seconds]` duration (§send-wait-scope); serialized only when present.
     pub seconds: Option<f64>,
+    /// Where the statement's fence stands.
     pub position: Position,
 }
 
+impl Head {
+    /// The operation's or the executor's name, as the statement names it.
+    pub fn name(&self) -> &str {
+        match self {
+            Head::Op { name, .. } => name,
+            Head::Runtime(r) => r,
+        }
+    }
+}
+
 impl<'a> Statement<'a> {
+    /// The native operation's name; `None` for an executor's statement.
     pub fn op_name(&self) -> Option<&str> {
         match &self.head {
             Head::Op { name, .. } => Some(name.as_ref()),
             Head::Runtime(_) => None,
         }
     }
+    /// The statement with nothing borrowed (to outlive the input).
     pub fn into_owned(self) -> Statement<'static> {
         Statement {
             head: self.head,
@@ -483,7 +630,7 @@ impl Serialize for Statement<'_> {
     }
 }
 
-impl Serialize for ParseError {
+impl Serialize for Diagnostic {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("line", &self.line)?;
@@ -499,6 +646,9 @@ impl Serialize for ParseError {
         }
         if let Some(a) = &self.attempt {
             m.serialize_entry("attempt", a)?;
+        }
+        if self.show_id {
+            m.serialize_entry("id", self.id.name())?;
         }
         m.end()
     }
@@ -556,9 +706,19 @@ impl ParseResult<'_> {
 
     /// Whether an error item or an unparsed tail is present (the CLI's exit 1).
     pub fn has_errors(&self) -> bool {
-        self.unparsed_tail.is_some() || self.items.iter().any(|i| matches!(i, Item::Error(e) if e.severity == Severity::Error))
+        self.unparsed_tail.is_some() || self.diagnostics().any(|d| d.severity == Severity::Error)
     }
 
+    /// Marks every diagnostic to serialize its id ([`crate::ParseOptions::diagnostic_ids`]).
+    pub(crate) fn show_diagnostic_ids(&mut self) {
+        for i in &mut self.items {
+            if let Item::Error(d) = i {
+                d.show_id = true;
+            }
+        }
+    }
+
+    /// The statements, in order.
     pub fn statements(&self) -> impl Iterator<Item = &Statement<'_>> {
         self.items.iter().filter_map(|i| match i {
             Item::Statement(s) => Some(s),
@@ -566,6 +726,15 @@ impl ParseResult<'_> {
         })
     }
 
+    /// The diagnostics, in order.
+    pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.items.iter().filter_map(|i| match i {
+            Item::Error(d) => Some(d),
+            _ => None,
+        })
+    }
+
+    /// The result as the contract's JSON value (`serde_json::to_string` gives the same text).
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::to_value(self).expect("parse results serialize")
     }

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use plurnk_parser::rules::Rules;
+use plurnk_parser::Rules;
 use rayon::prelude::*;
 
 /// Parse a corpus of `--jsonl` requests on N cores; write the responses in input order.
@@ -51,7 +51,7 @@ const BLOCK_LINES: usize = 8192;
 pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let cli = BatchCli::parse_from(args);
     let rules: Option<Arc<Rules>> = match &cli.rules {
-        Some(dir) => match Rules::from_dir(dir, None) {
+        Some(dir) => match Rules::from_dir(dir) {
             Ok(r) => Some(Arc::new(r)),
             Err(e) => {
                 eprintln!("plurnk-parser: invalid rules: {e}");

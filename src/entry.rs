@@ -12,7 +12,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
 use crate::ast::*;
-use crate::rules::model::Severity;
+use crate::error::{Error, ErrorKind};
 use crate::rules::Rules;
 use crate::scan::{self, Class, Classifier, Fence, Info, Line, Named, Registry};
 use crate::ParseOptions;
@@ -149,6 +149,15 @@ fn judge<'a>(input: &'a str, lines: &[Line], from: usize, to: usize, options: &P
 /// statements nor notices. Blockquoted and inline examples are not headings, and reasoning is
 /// never read as naked or unfenced operations (§naked-operation). The result has no text items
 /// and no turn-shape diagnostic: reasoning is a forensic source, not outside text.
+///
+/// ```
+/// use plurnk_parser::{parse_reasoning, ParseOptions};
+///
+/// let thinking = "I should look first.\n```READ (src/a.rs)\n```\nThen maybe ```EDIT (src/a.rs)\nx\n```";
+/// let result = parse_reasoning(thinking, &ParseOptions::default());
+/// let ops: Vec<_> = result.statements().filter_map(|s| s.op_name()).collect();
+/// assert_eq!(ops, ["READ"]); // EDIT never runs from reasoning
+/// ```
 pub fn parse_reasoning<'a>(input: &'a str, options: &ParseOptions) -> ParseResult<'a> {
     let rules = options.rules();
     let registry = Registry::new(rules, options.executors.as_deref());
@@ -197,7 +206,8 @@ pub fn parse_reasoning<'a>(input: &'a str, options: &ParseOptions) -> ParseResul
 // ── operationAttempt ─────────────────────────────────────────────────────────────────────────────
 
 /// What kind of operation attempt an emission with no operation makes (§operation-attempt).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum AttemptKind {
     /// A fence line naming a native operation or a known executor outside every quotation that
     /// yielded no statement (a refused heading).
@@ -212,6 +222,7 @@ pub enum AttemptKind {
 }
 
 impl AttemptKind {
+    /// The kind as the contract's JSON writes it (`fence`, `heading`, `native`, `echo`).
     pub fn as_str(self) -> &'static str {
         match self {
             AttemptKind::Fence => "fence",
@@ -225,10 +236,15 @@ impl AttemptKind {
 /// The attempt `operationAttempt` names: its kind, the operation or executor it names where it
 /// names one, where it starts, and its line as written.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Attempt {
+    /// What kind of attempt.
     pub kind: AttemptKind,
+    /// The operation or executor it names, where it names one.
     pub name: Option<String>,
+    /// Where it starts.
     pub position: Position,
+    /// Its line, as written.
     pub text: String,
 }
 
@@ -272,6 +288,15 @@ fn packet_row(text: &str) -> bool {
 /// operation heading outside any fence (an executor's name only with a slot after it), native
 /// tool-call markup left unread, or an echoed packet row. Anything else — code blocks of any
 /// width, and everything inside them — is prose.
+///
+/// ```
+/// use plurnk_parser::{operation_attempt, AttemptKind, ParseOptions};
+///
+/// let options = ParseOptions::default();
+/// assert_eq!(operation_attempt("The answer is 42.", &options), None);
+/// let attempt = operation_attempt("READ (src/a.rs)", &options).unwrap(); // no fence
+/// assert_eq!((attempt.kind, attempt.name.as_deref()), (AttemptKind::Heading, Some("READ")));
+/// ```
 pub fn operation_attempt(input: &str, options: &ParseOptions) -> Option<Attempt> {
     let parsed = crate::parse(input, options);
     if parsed.items.iter().any(|i| matches!(i, Item::Statement(_))) {
@@ -372,26 +397,32 @@ fn call_json_unguarded(entry: &str, input: &str, options: &ParseOptions) -> Resu
         "operationAttempt" => serde_json::to_string(&operation_attempt(input, options)),
         "parsePath" => match crate::parse_path(input) {
             Ok(t) => serde_json::to_string(&t),
-            Err(message) => return Err(message),
+            Err(e) => return Err(e.to_string()),
         },
         other => return Err(message("embed.unknown-entry", &[("entry", other), ("entries", &ENTRIES.join(", "))])),
     };
     json.map_err(|e| e.to_string())
 }
 
-/// Reads `{"entry"?, "executors"?}` (the options object every embedding passes) into an entry
-/// name and parse options; `None`, `null` or `{}` is `parse` with the default executors.
-pub fn options_from_json(value: Option<&serde_json::Value>) -> Result<(String, ParseOptions), String> {
+/// Reads `{"entry"?, "executors"?, "diagnosticIds"?}` (the options object every embedding
+/// passes) into an entry name and parse options; `None`, `null` or `{}` is `parse` with the
+/// default executors. A malformed object is an [`ErrorKind::InvalidOptions`] error.
+pub fn options_from_json(value: Option<&serde_json::Value>) -> Result<(String, ParseOptions), Error> {
+    let invalid = |id: &str, args: &[(&str, &str)]| Error::new(ErrorKind::InvalidOptions, message(id, args));
     let mut entry = "parse".to_string();
     let mut options = ParseOptions::default();
     let Some(v) = value.filter(|v| !v.is_null()) else { return Ok((entry, options)) };
-    let Some(m) = v.as_object() else { return Err(message("embed.options-not-object", &[])) };
-    let strings = || message("embed.option-type", &[("option", "executors"), ("expected", "an array of strings")]);
+    let Some(m) = v.as_object() else { return Err(invalid("embed.options-not-object", &[])) };
+    let strings = || invalid("embed.option-type", &[("option", "executors"), ("expected", "an array of strings")]);
     for (k, x) in m {
         match k.as_str() {
             "entry" => {
                 entry =
-                    x.as_str().ok_or_else(|| message("embed.option-type", &[("option", "entry"), ("expected", "a string")]))?.to_string()
+                    x.as_str().ok_or_else(|| invalid("embed.option-type", &[("option", "entry"), ("expected", "a string")]))?.to_string()
+            }
+            "diagnosticIds" => {
+                options.diagnostic_ids =
+                    x.as_bool().ok_or_else(|| invalid("embed.option-type", &[("option", "diagnosticIds"), ("expected", "a boolean")]))?
             }
             "executors" if x.is_null() => {}
             "executors" => {
@@ -399,7 +430,7 @@ pub fn options_from_json(value: Option<&serde_json::Value>) -> Result<(String, P
                 let names: Option<Vec<String>> = list.iter().map(|n| n.as_str().map(String::from)).collect();
                 options.executors = Some(names.ok_or_else(strings)?);
             }
-            other => return Err(message("embed.unknown-option", &[("option", other)])),
+            other => return Err(invalid("embed.unknown-option", &[("option", other)])),
         }
     }
     Ok((entry, options))

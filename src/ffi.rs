@@ -10,10 +10,10 @@ use std::ffi::{c_char, CString};
 
 /// Parses `input` (UTF-8, `input_len` bytes, not NUL-terminated) under `options`, a UTF-8 JSON
 /// object `{"entry"?: "parse" | "parseStatements" | "parseClient" | "parseReasoning" |
-/// "operationAttempt" | "parsePath", "executors"?: [string]}` (`options_len` bytes; a null
-/// pointer or zero length means `{}`), and returns a NUL-terminated UTF-8 JSON string
-/// `{"result": …}` or `{"throws": "…"}`. Never returns null. Free the string with
-/// `plurnk_free`.
+/// "operationAttempt" | "parsePath", "executors"?: [string], "diagnosticIds"?: bool}`
+/// (`options_len` bytes; a null pointer or zero length means `{}`), and returns a
+/// NUL-terminated UTF-8 JSON string `{"result": …}` or `{"throws": "…"}`. Never returns null.
+/// Free the string with `plurnk_free`.
 ///
 /// # Safety
 /// `input` must point to `input_len` readable bytes (it may be null when `input_len` is 0), and
@@ -61,7 +61,7 @@ fn respond(input: &[u8], options: &[u8]) -> String {
     };
     let (entry, opts) = match crate::entry::options_from_json(value.as_ref()) {
         Ok(x) => x,
-        Err(m) => return throws(m),
+        Err(e) => return throws(e.to_string()),
     };
     match crate::entry::call_json(&entry, input, &opts) {
         Ok(json) => format!("{{\"result\":{json}}}"),

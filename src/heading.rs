@@ -153,6 +153,7 @@ impl SegmentCache {
     /// the bound or the line is out of order. The split is returned either way; one that was not
     /// kept is dropped by the next call. Splitting in place, not into a buffer copied over, spares
     /// a clone per segment of every heading.
+    #[cfg(test)]
     pub fn split(&mut self, cls: &Classifier, line: u32, text: &str, fence_at: usize, width: u32) -> &[Segment] {
         self.split_named(cls, line, text, fence_at, width, None)
     }
@@ -171,7 +172,7 @@ impl SegmentCache {
         self.segs.truncate(self.kept);
         let from = self.segs.len();
         segments_append(cls, text, fence_at, width, first, &mut self.segs);
-        if self.segs.len() <= Self::CAP && !self.heads.last().is_some_and(|h| h.0 >= line) {
+        if self.segs.len() <= Self::CAP && self.heads.last().is_none_or(|h| h.0 < line) {
             self.heads.push((line, fence_at, width, from as u32, self.segs.len() as u32));
             self.kept = self.segs.len();
         }
@@ -347,14 +348,8 @@ pub struct Lexed {
     pub stop: Option<LexStop>,
 }
 
-/// Lexes `[from, seg.end)` of `line`, skipping the segment's closers and zero-width characters.
-pub fn lex(line: &str, from: usize, seg: &Segment, zero_width: &[char], notation: &crate::rules::model::Notation) -> Lexed {
-    let mut out = Lexed::default();
-    lex_into(line, from, seg, zero_width, notation, &mut out);
-    out
-}
-
-/// [`lex`] into a reused buffer (cleared first).
+/// Lexes `[from, seg.end)` of `line` into a reused buffer (cleared first), skipping the segment's
+/// closers and zero-width characters.
 pub fn lex_into(line: &str, from: usize, seg: &Segment, zero_width: &[char], notation: &crate::rules::model::Notation, out: &mut Lexed) {
     out.toks.clear();
     out.stop = None;

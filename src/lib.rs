@@ -1,31 +1,99 @@
 //! A table-driven parser for PLURNK, the operation language LLM agents write (SPEC 6.0).
 //!
-//! One model turn goes through the pipeline stages, each its own module named from the spec:
-//! [`scan`] (lines and their classes), [`pair`] (§fence-pairing: where every block ends),
-//! [`heading`] (a heading line's statements and slots), [`build`] (statements under the
-//! operation table), [`diagnose`] (messages from `rules/diagnostics.yaml`) and [`render`]
-//! (canonical text). The rules the stages apply are data: `rules/*.yaml`, compiled by
-//! `build.rs` ([`rules`]).
+//! A model's turn is raw text: prose, Markdown, backtick-fenced operations such as
+//! ```` ```READ (src/a.rs) <1,40> ````, often malformed. [`parse`] turns one turn into ordered
+//! [`Item`]s — [`Statement`]s to run, [`Diagnostic`]s and response text — exactly as the contract
+//! (`schema/ParseResult.json`) serializes them, runs no example the author only showed, and loses
+//! no body byte.
 //!
 //! ```
-//! let result = plurnk_parser::parse("```READ (src/a.rs) <1,40>\n```", &Default::default());
-//! assert_eq!(result.statements().count(), 1);
+//! use plurnk_parser::{parse, Item, ParseOptions};
+//!
+//! let turn = "I will read it.\n```READ (src/a.rs) <1,40>\n```\n";
+//! let result = parse(turn, &ParseOptions::default());
+//! for item in &result.items {
+//!     match item {
+//!         Item::Statement(s) => assert_eq!(s.op_name(), Some("READ")),
+//!         Item::Text(t) => assert_eq!(t.content, "I will read it.\n"),
+//!         Item::Error(d) => panic!("{}: {}", d.id(), d.message),
+//!         _ => {} // the item kinds may grow
+//!     }
+//! }
+//! // The contract's JSON, byte for byte what `plurnk-parser --jsonl` answers.
+//! let json = serde_json::to_string(&result).unwrap();
+//! assert!(json.starts_with(r#"{"items":[{"kind":"text""#));
 //! ```
+//!
+//! # Entry points
+//!
+//! | Entry (§tier-entrypoints) | Function |
+//! |---|---|
+//! | one model turn, with response text (§turn-shape) | [`parse`] |
+//! | protocol statements only | [`parse_statements`] |
+//! | the client tier, with LOOK | [`parse_client`] |
+//! | any of those three, chosen at run time | [`run`] with an [`Entry`] |
+//! | the operations in provider reasoning (§reasoning-operations) | [`parse_reasoning`] |
+//! | the attempt of an emission with no operation (§operation-attempt) | [`operation_attempt`] |
+//! | one target decomposed (§path-syntax) | [`parse_path`] |
+//! | a turn as it streams | [`StreamParser`] |
+//! | a statement's canonical text (§statement-rendering) | [`render::stringify`] |
+//!
+//! # Options
+//!
+//! [`ParseOptions`] names the registered executors (`sh` is known in every parse), another rule
+//! set ([`Rules::from_dir`], feature `runtime-rules`) and whether serialized diagnostics carry
+//! their stable id ([`ParseOptions::with_diagnostic_ids`]).
+//!
+//! # Results borrow the turn
+//!
+//! Bodies, outside text and most targets are `Cow::Borrowed` slices of the input;
+//! [`ParseResult::into_owned`] and [`Statement::into_owned`] detach them.
+//!
+//! # Diagnostics
+//!
+//! Every [`Diagnostic`] carries its stable id from `rules/diagnostics.yaml`
+//! ([`Diagnostic::id`]): match on the id, never on the message, whose wording may change.
+//!
+//! # Errors
+//!
+//! The calls that can fail — [`parse_path`] on a malformed target, [`Rules::from_dir`] on an
+//! invalid rule directory — return an [`Error`] whose [`kind`](Error::kind) says which, with the
+//! place in the rule file where there is one.
+//!
+//! # Features
+//!
+//! - `runtime-rules`: [`Rules::from_dir`], loading and validating a rule directory at run time.
+//! - `cli` (default): the `plurnk-parser` command-line tool (implies `runtime-rules`). A library
+//!   user may depend with `default-features = false`.
+//!
+//! # Stability
+//!
+//! The result types that may grow are `#[non_exhaustive]`: match them with a wildcard arm, and
+//! build [`ParseOptions`] from `Default` with its `with_…` methods.
+#![warn(missing_docs)]
 
-pub mod ast;
-pub mod build;
+// The pipeline stages, named from the spec: scan (lines and their classes), pair (§fence-pairing:
+// where every block ends), heading (a heading line's statements and slots), build (statements
+// under the operation table), diagnose (messages from `rules/diagnostics.yaml`). None of them is
+// API; `__private` below lends what the tests, benches, fuzz targets and bindings need.
+mod ast;
+mod build;
 mod clean_turn;
-pub mod diagnose;
-pub mod heading;
-pub mod matcher;
-pub mod native;
-pub mod pair;
+mod diagnose;
+mod entry;
+mod error;
+mod ffi;
+mod heading;
+mod matcher;
+mod native;
+mod pair;
 pub mod render;
-pub mod rules;
-pub mod scan;
-pub mod scope;
-pub mod small;
-pub mod target;
+mod rules;
+mod scan;
+mod scope;
+mod small;
+mod stream;
+mod target;
 #[doc(hidden)]
 pub mod work;
 // The unit tests include the fuzz harness (`work`), which names the crate by its name.
@@ -34,32 +102,52 @@ extern crate self as plurnk_parser;
 
 use std::sync::Arc;
 
-pub use ast::*;
+pub use ast::{
+    Body, Diagnostic, Head, Item, LineMarker, Mark, Matcher, ParseResult, Position, Selection, Severity, Statement, Target, TextItem,
+    UnparsedTail, UrlTarget,
+};
+pub use entry::{operation_attempt, parse_reasoning, Attempt, AttemptKind};
+pub use error::{Error, ErrorKind};
+pub use rules::model::{Shape, Source};
 pub use rules::Rules;
+pub use stream::StreamParser;
 
 use pair::{PKind, PLine};
-use rules::model::Severity;
 use rules::DiagId;
 use scan::{Class, Classifier, Info, Named, Registry};
 
-/// The document tier a call parses (§tier-entrypoints).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The document tier a call parses (§tier-entrypoints), for [`run`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Entry {
-    /// One model turn, with response text and the no-operation diagnostic (§turn-shape).
+    /// One model turn, with response text and the no-operation diagnostic (§turn-shape): [`parse`].
     Parse,
-    /// Zero or more protocol statements.
+    /// Zero or more protocol statements: [`parse_statements`].
     Statements,
-    /// Executable blocks including the client-tier LOOK.
+    /// Executable blocks including the client-tier LOOK: [`parse_client`].
     Client,
 }
 
-/// Options of a parse.
+/// Options of a parse: `ParseOptions::default()` and its `with_…` methods.
+///
+/// ```
+/// use plurnk_parser::{parse, ParseOptions};
+///
+/// let options = ParseOptions::default().with_executors(["sh", "python3"]).with_diagnostic_ids(true);
+/// let result = parse("```python3\nprint(1)\n```\nand prose", &options);
+/// assert_eq!(result.statements().count(), 1);
+/// ```
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct ParseOptions {
-    /// Registered executors; `None` means the rule set's default (`sh`).
+    /// Registered executors; `None` means the rule set's default (`sh`). `sh` is known in every
+    /// parse, whatever the list names (§fence-heading-in-body).
     pub executors: Option<Vec<String>>,
-    /// A rule set other than the built-in one (see `Rules::from_dir`).
+    /// A rule set other than the built-in one (see [`Rules::from_dir`]).
     pub rules: Option<Arc<Rules>>,
+    /// Whether serialized diagnostics carry their stable id as `"id"` (off by default: the
+    /// contract's JSON has no such key). See [`ParseOptions::with_diagnostic_ids`].
+    pub diagnostic_ids: bool,
 }
 
 impl ParseOptions {
@@ -71,54 +159,103 @@ impl ParseOptions {
         }
     }
 
-    pub fn with_executors<I: IntoIterator<Item = S>, S: Into<String>>(executors: I) -> ParseOptions {
-        ParseOptions { executors: Some(executors.into_iter().map(Into::into).collect()), rules: None }
+    /// These options with `executors` registered (§fence-heading-in-body; `sh` is known
+    /// whatever the list names).
+    pub fn with_executors<I: IntoIterator<Item = S>, S: Into<String>>(mut self, executors: I) -> ParseOptions {
+        self.executors = Some(executors.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// These options with another rule set (see [`Rules::from_dir`]).
+    pub fn with_rules(mut self, rules: Arc<Rules>) -> ParseOptions {
+        self.rules = Some(rules);
+        self
+    }
+
+    /// These options with each diagnostic's stable id ([`Diagnostic::id`]) written into its
+    /// JSON as `"id"`, after the contract's keys. Off by default, so the JSON stays the
+    /// contract's; `schema/ParseResult.json` allows the key for callers who turn this on. The
+    /// Rust value carries the id either way.
+    ///
+    /// ```
+    /// use plurnk_parser::{parse, ParseOptions};
+    ///
+    /// let plain = parse("No operation.", &ParseOptions::default());
+    /// assert!(!serde_json::to_string(&plain).unwrap().contains(r#""id""#));
+    /// let with_ids = parse("No operation.", &ParseOptions::default().with_diagnostic_ids(true));
+    /// assert!(serde_json::to_string(&with_ids).unwrap().contains(r#""id":"no-operation""#));
+    /// ```
+    pub fn with_diagnostic_ids(mut self, on: bool) -> ParseOptions {
+        self.diagnostic_ids = on;
+        self
     }
 }
 
-/// `PlurnkParser.parse`: one model turn.
+/// `PlurnkParser.parse`: one model turn (§turn-shape): its statements, diagnostics and response
+/// text in source order. A turn with no operation draws the `no-operation` diagnostic.
+///
+/// ```
+/// use plurnk_parser::{parse, Body, ParseOptions};
+///
+/// let result = parse("Here is the change:\n```EDIT (notes.md)\nhello\n```\n", &ParseOptions::default());
+/// let edit = result.statements().next().unwrap();
+/// assert_eq!(edit.op_name(), Some("EDIT"));
+/// assert_eq!(edit.target.as_ref().map(|t| t.raw()), Some("notes.md"));
+/// assert!(matches!(&edit.body, Body::Text(t) if t == "hello"));
+/// assert!(!result.has_errors());
+/// ```
 pub fn parse<'a>(input: &'a str, options: &ParseOptions) -> ParseResult<'a> {
     run(input, options, Entry::Parse)
 }
 
 /// `PlurnkParser.parseStatements`: protocol statements only; outside text is ignored.
+///
+/// ```
+/// use plurnk_parser::{parse_statements, ParseOptions};
+///
+/// let result = parse_statements("```READ (a.md)\n```\n```LOOK (b.md)\n```", &ParseOptions::default());
+/// let ops: Vec<_> = result.statements().filter_map(|s| s.op_name()).collect();
+/// assert_eq!(ops, ["READ"]); // LOOK is client-tier: refused here
+/// assert!(result.has_errors());
+/// ```
 pub fn parse_statements<'a>(input: &'a str, options: &ParseOptions) -> ParseResult<'a> {
     run(input, options, Entry::Statements)
 }
 
-/// `PlurnkParser.parseClient`: executable blocks including LOOK.
+/// `PlurnkParser.parseClient`: executable blocks including the client-tier LOOK.
+///
+/// ```
+/// use plurnk_parser::{parse_client, ParseOptions};
+///
+/// let result = parse_client("```LOOK (b.md)\n```", &ParseOptions::default());
+/// assert_eq!(result.statements().next().and_then(|s| s.op_name()), Some("LOOK"));
+/// ```
 pub fn parse_client<'a>(input: &'a str, options: &ParseOptions) -> ParseResult<'a> {
     run(input, options, Entry::Client)
 }
 
-/// `parsePath`: one target decomposed (§path-syntax) — `None` for an empty path — or the
-/// refusal's message.
-pub fn parse_path(raw: &str) -> Result<Option<Target<'_>>, String> {
+/// `parsePath`: one target decomposed (§path-syntax) — `None` for an empty path — or an
+/// [`Error`] of kind [`ErrorKind::InvalidPath`] whose message is the parser's refusal.
+///
+/// ```
+/// use plurnk_parser::{parse_path, ErrorKind, Target};
+///
+/// let url = parse_path("https://example.com/a?q=1").unwrap().unwrap();
+/// assert_eq!((url.scheme(), url.raw()), (Some("https"), "https://example.com/a?q=1"));
+/// assert!(matches!(parse_path("src/a.rs#tests"), Ok(Some(Target::Local { .. }))));
+/// assert_eq!(parse_path("").unwrap(), None);
+/// assert_eq!(parse_path("http://exa mple.com").unwrap_err().kind(), ErrorKind::InvalidPath);
+/// ```
+pub fn parse_path(raw: &str) -> Result<Option<Target<'_>>, Error> {
     if raw.is_empty() {
         return Ok(None);
     }
-    target::parse(raw).map(Some).map_err(|_| Rules::builtin().text(DiagId::InvalidUri, &[]))
+    target::parse(raw).map(Some).map_err(|_| Error::new(ErrorKind::InvalidPath, Rules::builtin().text(DiagId::InvalidUri, &[])))
 }
 
 thread_local! {
     /// Set while [`general_path_only`] runs: this thread's parses take no short-cut.
     static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Runs `f` with this thread's parses on the general path alone: no clean-turn reader, no
-/// clean pairing, no plain-heading builder. Each short-cut gives what the general path gives,
-/// only sooner; the properties that hold them to it (tests, the fuzz harness) compare the two.
-#[doc(hidden)]
-pub fn general_path_only<R>(f: impl FnOnce() -> R) -> R {
-    /// Restores the switch, also when `f` panics.
-    struct Restore(bool);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            GENERAL_ONLY.with(|g| g.set(self.0));
-        }
-    }
-    let _restore = Restore(GENERAL_ONLY.with(|g| g.replace(true)));
-    f()
 }
 
 /// Whether this thread's parses may take the short-cuts (see [`general_path_only`]).
@@ -127,8 +264,27 @@ pub(crate) fn shortcuts() -> bool {
     !GENERAL_ONLY.with(|g| g.get())
 }
 
-/// Any entry, by tier.
+/// Any of the three document tiers, chosen by `entry`: [`parse`], [`parse_statements`] or
+/// [`parse_client`].
+///
+/// ```
+/// use plurnk_parser::{run, Entry, ParseOptions};
+///
+/// let turn = "```READ (a.md)\n```";
+/// for entry in [Entry::Parse, Entry::Statements, Entry::Client] {
+///     assert_eq!(run(turn, &ParseOptions::default(), entry).statements().count(), 1);
+/// }
+/// ```
 pub fn run<'a>(input: &'a str, options: &ParseOptions, entry: Entry) -> ParseResult<'a> {
+    let mut result = run_tier(input, options, entry);
+    if options.diagnostic_ids {
+        result.show_diagnostic_ids();
+    }
+    result
+}
+
+/// [`run`] without the diagnostic-id switch.
+fn run_tier<'a>(input: &'a str, options: &ParseOptions, entry: Entry) -> ParseResult<'a> {
     let rules = options.rules();
     let registry = Registry::new(rules, options.executors.as_deref());
     let mut result = run_once(input, rules, &registry, entry);
@@ -338,53 +494,6 @@ fn scan_input(input: &str, rules: &Rules, cls: &Classifier, ws: &mut Workspace) 
     }
 }
 
-/// The way `parse` reads a turn (see [`reading_path`]).
-#[doc(hidden)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReadingPath {
-    /// The clean-turn reader took it in one pass (§fence-pairing, `clean_turn`).
-    OnePass,
-    /// The general path: pairing search, region replay, text cover.
-    General,
-    /// Its operations are native tool-call markup, rewritten and read again (§native-tool-calls).
-    Native,
-}
-
-/// Which path `parse` reads `input` by. For the benchmarks, which time each path's turns alone
-/// and mixed: turns taking different paths share the instruction cache, so a path's speed
-/// depends on which others ran before it. It parses the turn up to three times over, so it is
-/// a measuring aid, not something to call per turn.
-#[doc(hidden)]
-pub fn reading_path(input: &str, options: &ParseOptions) -> ReadingPath {
-    let rules = options.rules();
-    let registry = Registry::new(rules, options.executors.as_deref());
-    if run_once(input, rules, &registry, Entry::Parse).statements().next().is_none() && parse(input, options).statements().next().is_some()
-    {
-        return ReadingPath::Native;
-    }
-    let one_pass = with_workspace(|ws| {
-        let cls = Classifier::new(rules, &registry);
-        scan::lines_into(input, &mut ws.lines);
-        read_clean(input, rules, &cls, Entry::Parse, ws).is_some()
-    });
-    if one_pass {
-        ReadingPath::OnePass
-    } else {
-        ReadingPath::General
-    }
-}
-
-/// What the pairing search held at its widest on `input` (its bounds, observed).
-pub fn pairing_stats(input: &str, options: &ParseOptions) -> pair::Stats {
-    let rules = options.rules();
-    let registry = Registry::new(rules, options.executors.as_deref());
-    let cls = Classifier::new(rules, &registry);
-    let mut ws = Workspace::default();
-    scan::lines_into(input, &mut ws.lines);
-    scan_input(input, rules, &cls, &mut ws);
-    pair::pair_with_stats(rules, &rules.facts, &ws.plines).1
-}
-
 fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry) -> ParseResult<'a> {
     with_workspace(|ws| run_in(input, rules, registry, entry, ws))
 }
@@ -567,8 +676,8 @@ fn push_receipt(input: &str, rules: &Rules, result: &mut ParseResult<'_>, receip
     let l = scan::line_at(input, receipt.line as usize).unwrap_or(scan::Line { start: 0, end: 0, next: 0 });
     let t = &input[l.start..l.end];
     let at = Position { line: receipt.line + 1, column: scan::columns(&t[..receipt.at.min(t.len())]) };
-    let d = rules.diag(DiagId::NotAnOperation);
-    result.items.push(Item::Error(ParseError {
+    let d = rules.diag(receipt.id);
+    result.items.push(Item::Error(Diagnostic {
         line: at.line,
         column: at.column,
         source: d.source,
@@ -577,6 +686,8 @@ fn push_receipt(input: &str, rules: &Rules, result: &mut ParseResult<'_>, receip
         recovery: None,
         operation_omitted: true,
         attempt: None,
+        id: receipt.id,
+        show_id: false,
     }));
     result.items.sort_by_key(item_position);
 }
@@ -680,12 +791,131 @@ fn text_items<'a>(ctx: &build::Ctx<'a, '_>, covered: &mut [(usize, usize)], item
     push(at, ctx.input.len(), items);
 }
 
-// ── Entry points beyond the tiers, rendering helpers, streaming and embedding ───────────────────
-pub mod entry;
-pub use entry::{operation_attempt, parse_reasoning, Attempt, AttemptKind};
-pub mod stream;
-pub use stream::StreamParser;
-pub mod ffi;
+/// Not API: what the crate's own tests, benchmarks, fuzz targets, CLI and bindings need of the
+/// pipeline's internals. Nothing here is covered by semver; it may change in any release.
+#[doc(hidden)]
+pub mod __private {
+    use super::*;
+
+    pub use crate::entry::{call_json, guarded, message, options_from_json, ENTRIES};
+
+    /// The line scanner's pieces the fuzz harness and the native tests drive directly.
+    pub mod scan {
+        pub use crate::scan::{columns, lines, Line, Registry};
+    }
+    /// §native-tool-calls: the markup reader, called alone.
+    pub mod native {
+        pub use crate::native::{read, receipt_in};
+    }
+    /// The matcher dialects, read alone.
+    pub mod matcher {
+        pub use crate::matcher::{read, MatcherNote};
+    }
+    /// Target slots, decomposed alone.
+    pub mod target {
+        pub use crate::target::{decode_slot, encode_slot, glob_magic_index, has_glob, parse, split_uri_group, InvalidUri};
+    }
+    /// The pairing search's bounds.
+    pub mod pair {
+        pub use crate::pair::{Stats, HISTORY_CAP};
+    }
+    /// Rendering helpers below `render`'s API.
+    pub mod render {
+        use crate::{LineMarker, Target};
+        /// A scope as written in its slot.
+        pub fn scope_text(lm: &LineMarker) -> String {
+            crate::render::scope_text(lm)
+        }
+        /// A target as written in its slot.
+        pub fn target_text(t: &Target) -> String {
+            crate::render::target_text(t)
+        }
+    }
+    /// The rule set's compiled tables and typed diagnostic ids.
+    pub mod rules {
+        pub use crate::rules::model::{NativeForm, Tier};
+        pub use crate::rules::DiagId;
+        use crate::Rules;
+
+        /// The compiled tables.
+        pub fn tables(rules: &Rules) -> &crate::rules::Tables {
+            &rules.tables
+        }
+        /// A rule set from tables (the lookups built, the references checked).
+        pub fn from_tables(tables: crate::rules::Tables) -> Result<Rules, String> {
+            Rules::from_tables(tables)
+        }
+        /// Diagnostic `id`'s text with `args` filled in.
+        pub fn text(rules: &Rules, id: DiagId, args: &[(&str, &str)]) -> String {
+            rules.text(id, args)
+        }
+    }
+
+    /// Runs `f` with this thread's parses on the general path alone: no clean-turn reader, no
+    /// clean pairing, no plain-heading builder. Each short-cut gives what the general path gives,
+    /// only sooner; the properties that hold them to it (tests, the fuzz harness) compare the two.
+    pub fn general_path_only<R>(f: impl FnOnce() -> R) -> R {
+        /// Restores the switch, also when `f` panics.
+        struct Restore(bool);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                GENERAL_ONLY.with(|g| g.set(self.0));
+            }
+        }
+        let _restore = Restore(GENERAL_ONLY.with(|g| g.replace(true)));
+        f()
+    }
+
+    /// The way `parse` reads a turn (see [`reading_path`]).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum ReadingPath {
+        /// The clean-turn reader took it in one pass (§fence-pairing, `clean_turn`).
+        OnePass,
+        /// The general path: pairing search, region replay, text cover.
+        General,
+        /// Its operations are native tool-call markup, rewritten and read again (§native-tool-calls).
+        Native,
+    }
+
+    /// Which path `parse` reads `input` by. For the benchmarks, which time each path's turns alone
+    /// and mixed: turns taking different paths share the instruction cache, so a path's speed
+    /// depends on which others ran before it. It parses the turn up to three times over, so it is
+    /// a measuring aid, not something to call per turn.
+    pub fn reading_path(input: &str, options: &ParseOptions) -> ReadingPath {
+        let rules = options.rules();
+        let registry = Registry::new(rules, options.executors.as_deref());
+        if run_once(input, rules, &registry, Entry::Parse).statements().next().is_none()
+            && parse(input, options).statements().next().is_some()
+        {
+            return ReadingPath::Native;
+        }
+        let one_pass = with_workspace(|ws| {
+            let cls = Classifier::new(rules, &registry);
+            crate::scan::lines_into(input, &mut ws.lines);
+            read_clean(input, rules, &cls, Entry::Parse, ws).is_some()
+        });
+        if one_pass {
+            ReadingPath::OnePass
+        } else {
+            ReadingPath::General
+        }
+    }
+
+    /// What the pairing search held at its widest on `input` (its bounds, observed).
+    pub fn pairing_stats(input: &str, options: &ParseOptions) -> crate::pair::Stats {
+        let rules = options.rules();
+        let registry = Registry::new(rules, options.executors.as_deref());
+        let cls = Classifier::new(rules, &registry);
+        let mut ws = Workspace::default();
+        crate::scan::lines_into(input, &mut ws.lines);
+        scan_input(input, rules, &cls, &mut ws);
+        crate::pair::pair_with_stats(rules, &rules.facts, &ws.plines).1
+    }
+}
+
+// The unit tests compare the short-cuts with the general path.
+#[cfg(test)]
+use __private::general_path_only;
 
 /// The README's Rust examples run as doctests (the other ecosystems' examples are run from the
 /// README by `tests/readme.rs` and the bindings' tests).

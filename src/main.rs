@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Parser;
-use plurnk_parser::{rules::Rules, Entry, ParseOptions};
+use plurnk_parser::__private::{call_json, message, ENTRIES};
+use plurnk_parser::{Entry, ParseOptions, Rules};
 
 mod batch;
 
@@ -58,7 +59,7 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     let rules: Option<Arc<Rules>> = match &cli.rules {
-        Some(dir) => match Rules::from_dir(dir, None) {
+        Some(dir) => match Rules::from_dir(dir) {
             Ok(r) => Some(Arc::new(r)),
             Err(e) => {
                 eprintln!("plurnk-parser: invalid rules: {e}");
@@ -68,10 +69,7 @@ fn main() -> ExitCode {
         None => None,
     };
     if cli.tables {
-        let text = match &rules {
-            Some(r) => serde_json::to_string_pretty(&r.tables).unwrap_or_default(),
-            None => plurnk_parser::rules::BUILTIN_TABLES_JSON.to_string(),
-        };
+        let text = rules.as_deref().unwrap_or(Rules::builtin()).tables_json();
         let mut out = io::stdout().lock();
         return finish_write(writeln!(out, "{text}").and_then(|_| out.flush()), ExitCode::SUCCESS);
     }
@@ -84,11 +82,8 @@ fn main() -> ExitCode {
         "parseClient" => Entry::Client,
         "parseReasoning" | "operationAttempt" | "parsePath" => Entry::Parse,
         other => {
-            let entries = plurnk_parser::entry::ENTRIES.join(", ");
-            eprintln!(
-                "plurnk-parser: {}",
-                plurnk_parser::entry::message("embed.unknown-entry", &[("entry", other), ("entries", &entries)])
-            );
+            let entries = ENTRIES.join(", ");
+            eprintln!("plurnk-parser: {}", message("embed.unknown-entry", &[("entry", other), ("entries", &entries)]));
             return ExitCode::from(2);
         }
     };
@@ -118,7 +113,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let options = ParseOptions { executors: cli.executors.clone(), rules };
+    let mut options = ParseOptions::default();
+    options.executors = cli.executors.clone();
+    options.rules = rules;
     // Written straight to stdout: a large turn's JSON is never held in memory as a whole.
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut write = |value: &dyn erased::Json, code: ExitCode| {
@@ -265,7 +262,7 @@ fn read_request(input: &mut impl BufRead, line: &mut Vec<u8>, max: usize) -> io:
 
 /// `{"id", "throws"}` with the message `id` of `rules/diagnostics.yaml`.
 fn throws(id: &serde_json::Value, message: &str, args: &[(&str, &str)]) -> String {
-    serde_json::json!({"id": id, "throws": plurnk_parser::entry::message(message, args)}).to_string()
+    serde_json::json!({"id": id, "throws": plurnk_parser::__private::message(message, args)}).to_string()
 }
 
 fn respond(line: &str, rules: &Option<Arc<Rules>>) -> String {
@@ -279,17 +276,20 @@ fn respond(line: &str, rules: &Option<Arc<Rules>>) -> String {
         Some(s) => s,
         None => return throws(&id, "embed.request-no-input", &[]),
     };
-    let executors = req
-        .get("options")
+    let request_options = req.get("options");
+    let mut options = ParseOptions::default();
+    options.executors = request_options
         .and_then(|o| o.get("executors"))
         .and_then(|e| e.as_array())
         .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect());
-    let options = ParseOptions { executors, rules: rules.clone() };
+    options.rules = rules.clone();
+    // `diagnosticIds: true` adds each diagnostic's stable id to its JSON (ParseOptions::with_diagnostic_ids).
+    options.diagnostic_ids = request_options.and_then(|o| o.get("diagnosticIds")).and_then(|v| v.as_bool()).unwrap_or(false);
     let entry = req.get("entry").and_then(|v| v.as_str()).unwrap_or("parse");
     // Serialized straight from the result so field order is the contract's; every entry point
     // (parse, parseStatements, parseClient, parseReasoning, operationAttempt, parsePath); a
     // panic is caught there and answered as this request's `throws`.
-    match plurnk_parser::entry::call_json(entry, input, &options) {
+    match call_json(entry, input, &options) {
         Ok(json) => format!("{{\"id\":{},\"result\":{}}}", id, json),
         Err(message) => serde_json::json!({"id": id, "throws": message}).to_string(),
     }

@@ -20,7 +20,9 @@ use crate::rules::{DiagId, Rules};
 /// Advisories a matcher reading produced (positioned by the caller).
 #[derive(Debug, Clone, PartialEq)]
 pub struct MatcherNote {
+    /// The advisory's diagnostic.
     pub id: DiagId,
+    /// Its placeholders' values.
     pub args: Vec<(&'static str, String)>,
 }
 

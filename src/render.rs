@@ -1,29 +1,37 @@
 //! Canonical rendering (§statement-rendering, §slot-order): `PlurnkParser.stringify`.
 //!
-//! A statement renders as its fence, its heading — `OP (target) <scope> [metadata] matcher
-//! <!-- aside -->`, one ASCII space between slots, COPY and MOVE repeating the whole
-//! selection group per operand — its body between framing newlines, and its closing fence on a
-//! line of its own, bodyless statements included. The fence is the taught width (three
-//! backticks, `PLURNK_FENCE`) or one more than the longest backtick run the statement carries,
-//! so the body's bytes read back unchanged (§balanced-fences). Statements are separated by one
-//! blank line.
+//! A statement renders as its fence, its heading —
+//! `OP (target) <scope> [metadata] matcher <!-- aside -->`, one ASCII space between slots, COPY
+//! and MOVE repeating the whole selection group per operand — its body between framing
+//! newlines, and its closing fence on a line of its own, bodyless statements included. The fence
+//! is the taught width (three backticks, `PLURNK_FENCE`) or one more than the longest backtick
+//! run the statement carries, so the body's bytes read back unchanged (§balanced-fences).
+//! Statements are separated by one blank line.
 //!
 //! A lifted matcher is written bare when the bare form reads back identically and draws no
 //! advisory (§naked-pattern), otherwise as `[{"pattern": "…"}]` (§matcher-option). "Reads back
-//! identically" is decided by reading it back: [`stringify`] parses each candidate rendering with
+//! identically" is decided by reading it back: [`stringify()`] parses each candidate rendering with
 //! the ordinary parser and keeps the first whose statement is the one rendered, so the rendering
 //! and the grammar cannot drift apart. [`heading`] is the same heading without that check (the
 //! builder uses it inside a parse, where reading back would recurse).
+//!
+//! ```
+//! use plurnk_parser::{parse, render, ParseOptions};
+//!
+//! let result = parse("```READ   (src/a.rs)<1,40>    <!-- why -->\n```", &ParseOptions::default());
+//! let read = result.statements().next().unwrap();
+//! assert_eq!(render::stringify(read), "```READ (src/a.rs) <1,40> <!-- why -->\n```");
+//! ```
 
 use crate::ast::*;
-use crate::rules::model::{Severity, Tier};
+use crate::rules::model::Tier;
 use crate::rules::Rules;
 use crate::target::encode_slot;
 use crate::{Entry, ParseOptions};
 
 /// A target as written in its slot (§path-parentheses, §local-path-fragment): the channel of a
 /// bare path is rendered back after `#`.
-pub fn target_text(t: &Target) -> String {
+pub(crate) fn target_text(t: &Target) -> String {
     match t {
         Target::Local { raw, fragment } => {
             let mut s = encode_slot(raw);
@@ -38,7 +46,7 @@ pub fn target_text(t: &Target) -> String {
 }
 
 /// A scope as written: `<` components joined by commas, no spaces `>` (§scope-marker-forms).
-pub fn scope_text(lm: &LineMarker) -> String {
+pub(crate) fn scope_text(lm: &LineMarker) -> String {
     let parts: Vec<String> = lm
         .marks
         .iter()
@@ -52,7 +60,7 @@ pub fn scope_text(lm: &LineMarker) -> String {
 }
 
 /// A number as JSON writes it (integers without a fraction).
-pub fn number(f: f64) -> String {
+pub(crate) fn number(f: f64) -> String {
     if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 {
         (f as i64).to_string()
     } else {
@@ -61,7 +69,7 @@ pub fn number(f: f64) -> String {
 }
 
 /// The matcher's text as its author wrote it.
-pub fn matcher_raw(m: &Matcher) -> &str {
+pub(crate) fn matcher_raw(m: &Matcher) -> &str {
     match m {
         Matcher::Regex { raw, .. } | Matcher::Other { raw, .. } | Matcher::Unreadable { raw, .. } => raw,
     }
@@ -70,8 +78,8 @@ pub fn matcher_raw(m: &Matcher) -> &str {
 /// Whether a matcher may ride the heading bare at all (§naked-pattern): one line, not padded,
 /// not opening like a slot (`(`, `<`, `[`, `{`), an anchor or a channel, holding no aside, no
 /// backtick and no log notation, and not ending in a shape that would peel off as a trailing slot
-/// (§trailing-slots). [`stringify`] still reads the bare form back before keeping it.
-pub fn bare_matcher_ok(raw: &str) -> bool {
+/// (§trailing-slots). [`stringify()`] still reads the bare form back before keeping it.
+pub(crate) fn bare_matcher_ok(raw: &str) -> bool {
     let t = raw.trim();
     !t.is_empty()
         && t == raw
@@ -335,7 +343,7 @@ fn read_back_options(s: &Statement, options: &ParseOptions) -> (ParseOptions, En
         Some(Tier::Client) => Entry::Client,
         _ => Entry::Statements,
     };
-    (ParseOptions { executors: Some(executors), rules: options.rules.clone() }, entry)
+    (ParseOptions { executors: Some(executors), rules: options.rules.clone(), diagnostic_ids: false }, entry)
 }
 
 /// Whether `text` reads back as exactly `s` (positions aside) and draws nothing worse than
@@ -353,10 +361,21 @@ fn reads_back(text: &str, s: &Statement, options: &ParseOptions, entry: Entry) -
     if statements.next().is_some() || !same_statement(first, s) {
         return None;
     }
-    Some(r.items.iter().filter(|i| matches!(i, Item::Error(e) if e.severity != Severity::Text)).count())
+    Some(r.items.iter().filter(|i| matches!(i, Item::Error(_))).count())
 }
 
-/// Statement equality with positions aside.
+/// Statement equality with positions aside: whether a statement read back from its rendering
+/// is the one rendered.
+///
+/// ```
+/// use plurnk_parser::{parse, render, ParseOptions};
+///
+/// let first = parse("```READ (a.md) <1,4>\n```", &ParseOptions::default());
+/// let s = first.statements().next().unwrap();
+/// let text = format!("Again:\n{}", render::stringify(s));
+/// let again = parse(&text, &ParseOptions::default());
+/// assert!(render::same_statement(s, again.statements().next().unwrap()));
+/// ```
 pub fn same_statement(a: &Statement, b: &Statement) -> bool {
     let mut a = a.clone();
     a.position = b.position;
@@ -479,7 +498,7 @@ fn program_reads_back(text: &str, list: &[&Statement], options: &ParseOptions) -
             entry = Entry::Client;
         }
     }
-    let r = crate::run(text, &ParseOptions { executors: Some(executors), rules: options.rules.clone() }, entry);
+    let r = crate::run(text, &ParseOptions { executors: Some(executors), rules: options.rules.clone(), diagnostic_ids: false }, entry);
     let back: Vec<&Statement> = r
         .items
         .iter()

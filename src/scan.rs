@@ -10,8 +10,11 @@ use crate::rules::Rules;
 /// §parser-position); `next` is where the following line starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Line {
+    /// The line's first byte.
     pub start: usize,
+    /// Its end, before the line ending.
     pub end: usize,
+    /// Where the next line starts (the input's length after the last line).
     pub next: usize,
 }
 
@@ -359,11 +362,14 @@ fn columns_of(b: &[u8]) -> u32 {
 /// over each long line, whatever the order of the questions and however they alternate between
 /// lines; two cursors serve the questions that alternate between two places of one line (each
 /// statement's start, and the line's end where a statement left open is reported).
+/// One long line's checkpoints and its last two bytes asked, with their columns.
+type LineMarks = (Vec<u32>, [(usize, u32); 2]);
+
 #[derive(Debug, Default)]
 pub struct ColumnMemo {
     /// Per long line asked about: `marks[k]` is the column at byte `(k + 1) * STEP`, and the
     /// last two bytes asked with their columns, the latest first.
-    long: std::collections::HashMap<u32, (Vec<u32>, [(usize, u32); 2])>,
+    long: std::collections::HashMap<u32, LineMarks>,
 }
 
 impl ColumnMemo {
@@ -478,6 +484,7 @@ pub struct Registry<'o> {
 }
 
 impl<'o> Registry<'o> {
+    /// The executors a parse under `rules` knows when the host names `executors`.
     pub fn new(rules: &'o Rules, executors: Option<&'o [String]>) -> Registry<'o> {
         let always = &rules.tables.executors.always;
         let case_insensitive = rules.tables.executors.case_insensitive;

@@ -190,7 +190,21 @@ impl Markers {
     }
 }
 
-/// An incremental reader of one model turn. See the module documentation.
+/// An incremental reader of one model turn: provisional statements (display only) and the
+/// visible response text after each chunk, and at [`StreamParser::finish`] exactly what
+/// [`crate::parse`] gives for the whole turn.
+///
+/// ```
+/// use plurnk_parser::{parse, ParseOptions, StreamParser};
+///
+/// let mut stream = StreamParser::new(ParseOptions::default());
+/// for chunk in ["I will read it.\n```RE", "AD (src/a.rs) <1,40>\n```\n"] {
+///     stream.feed_str(chunk); // or `feed(&[u8])`: a character may be split across chunks
+///     let _show: String = stream.visible(); // never holds a fence still being written
+/// }
+/// let whole = parse("I will read it.\n```READ (src/a.rs) <1,40>\n```\n", &ParseOptions::default());
+/// assert_eq!(stream.finish(), whole.into_owned());
+/// ```
 pub struct StreamParser {
     options: ParseOptions,
     markers: Markers,
@@ -223,6 +237,7 @@ pub struct StreamParser {
 }
 
 impl StreamParser {
+    /// A stream parsed under `options`.
     pub fn new(options: ParseOptions) -> StreamParser {
         let markers = Markers::new(options.rules());
         StreamParser {

@@ -449,7 +449,9 @@ pub fn parse_marked(raw: Cow<'_, str>, marks: SlotMarks) -> Result<Target<'_>, I
 
 /// Whether a slot's raw text (escapes not decoded) could hold a URI group: false when it has no
 /// backslash, comma, whitespace or byte beyond ASCII, so that [`split_uri_group`] of its decoded
-/// text is `None`. One byte scan instead of decoding and scanning again.
+/// text is `None`. One byte scan instead of decoding and scanning again. (The parser asks
+/// [`SlotMarks::may_be_group`], which holds the same answer; the tests compare the two.)
+#[cfg(test)]
 pub fn may_be_group(slot: &str) -> bool {
     slot.bytes().any(|b| GROUPISH[b as usize])
 }

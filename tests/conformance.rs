@@ -104,10 +104,11 @@ fn corpus_conformance_ratchet() {
             seen.insert(id.clone());
             let input = case["input"].as_str().unwrap();
             let executors = case["options"]["executors"].as_array().map(|a| a.iter().map(|v| v.as_str().unwrap().to_string()).collect());
-            let options = ParseOptions { executors, rules: None };
+            let mut options = ParseOptions::default();
+            options.executors = executors;
             let entry = case["entry"].as_str().unwrap_or("parse");
             let got: Result<Value, String> = match entry {
-                "parsePath" => plurnk_parser::parse_path(input).map(|t| serde_json::to_value(t).unwrap()),
+                "parsePath" => plurnk_parser::parse_path(input).map(|t| serde_json::to_value(t).unwrap()).map_err(|e| e.to_string()),
                 e => {
                     let tier = match e {
                         "parseStatements" => Entry::Statements,

@@ -48,7 +48,7 @@ fn requests_are_answered_one_line_at_a_time() {
         if key == "result" {
             let entry = request["entry"].as_str().unwrap();
             let want: serde_json::Value = serde_json::from_str(
-                &plurnk_parser::entry::call_json(entry, request["input"].as_str().unwrap(), &options_of(&request)).unwrap(),
+                &plurnk_parser::__private::call_json(entry, request["input"].as_str().unwrap(), &options_of(&request)).unwrap(),
             )
             .unwrap();
             assert_eq!(response["result"], want, "{entry}");
@@ -59,12 +59,38 @@ fn requests_are_answered_one_line_at_a_time() {
     assert!(bad.get("throws").is_some());
     let again = ask(serde_json::json!({"id": 9, "entry": "parse", "input": turn}), false);
     assert_eq!(again["id"], 9);
-    drop(ask);
     drop(stdin);
     assert!(child.wait().unwrap().success(), "the helper exits cleanly at end of input");
 }
 
 fn options_of(request: &serde_json::Value) -> plurnk_parser::ParseOptions {
     let executors = request["options"]["executors"].as_array().map(|a| a.iter().map(|x| x.as_str().unwrap().to_string()).collect());
-    plurnk_parser::ParseOptions { executors, rules: None }
+    let mut options = plurnk_parser::ParseOptions::default();
+    options.executors = executors;
+    options
+}
+
+/// §parse-diagnostics: `options.diagnosticIds` adds each diagnostic's stable id to its error
+/// object; without it the answer is the contract's, with no id.
+#[test]
+fn jsonl_diagnostic_ids_only_when_asked() {
+    let requests = [
+        serde_json::json!({"id": 1, "entry": "parse", "input": "```FROB (x)\n```", "options": {"diagnosticIds": true}}),
+        serde_json::json!({"id": 2, "entry": "parse", "input": "```FROB (x)\n```", "options": {}}),
+    ];
+    let mut child =
+        Command::new(env!("CARGO_BIN_EXE_plurnk-parser")).arg("--jsonl").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for r in &requests {
+        writeln!(stdin, "{r}").unwrap();
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let ids = |v: &serde_json::Value| -> Vec<String> {
+        v["result"]["items"].as_array().unwrap().iter().filter_map(|i| i["error"]["id"].as_str().map(String::from)).collect()
+    };
+    assert!(ids(&lines[0]).contains(&"not-an-operation".to_string()), "{}", lines[0]);
+    assert!(ids(&lines[1]).is_empty(), "{}", lines[1]);
+    assert_eq!(lines[0]["result"]["items"].as_array().unwrap().len(), lines[1]["result"]["items"].as_array().unwrap().len());
 }

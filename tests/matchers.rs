@@ -4,9 +4,9 @@
 //! `regex /pattern/flags`, `xpath`, `unreadable: message || recovery` — followed by the texts
 //! of its advisories, so a table reads like the rule it checks.
 
-use plurnk_parser::matcher::{self, MatcherNote};
-use plurnk_parser::rules::Rules;
-use plurnk_parser::target::{self, InvalidUri};
+use plurnk_parser::__private::matcher::{self, MatcherNote};
+use plurnk_parser::__private::target::{self, InvalidUri};
+use plurnk_parser::Rules;
 use plurnk_parser::{Matcher, Target};
 
 fn rules() -> &'static Rules {
@@ -15,7 +15,7 @@ fn rules() -> &'static Rules {
 
 fn note_text(n: &MatcherNote) -> String {
     let args: Vec<(&str, &str)> = n.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    rules().text(n.id, &args)
+    plurnk_parser::__private::rules::text(rules(), n.id, &args)
 }
 
 /// `matcher::read` rendered as one line per fact.
@@ -25,6 +25,7 @@ fn reading(raw: &str) -> Vec<String> {
         Matcher::Regex { pattern, flags, .. } => format!("regex /{pattern}/{flags}"),
         Matcher::Other { dialect, .. } => dialect.to_string(),
         Matcher::Unreadable { message, recovery, .. } => format!("unreadable: {message} || {recovery}"),
+        m => unreachable!("{m:?}"),
     }];
     out.extend(notes.iter().map(note_text));
     out
@@ -39,6 +40,7 @@ fn check(table: &[(&str, &[&str])]) {
 fn raw_of(raw: &str) -> String {
     match matcher::read(rules(), raw).0 {
         Matcher::Regex { raw, .. } | Matcher::Other { raw, .. } | Matcher::Unreadable { raw, .. } => raw,
+        m => unreachable!("{m:?}"),
     }
 }
 

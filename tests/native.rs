@@ -4,14 +4,14 @@
 //! statement it stands for: the same statements, no diagnostic (#760), and the positions the
 //! rewrite keeps.
 
-use plurnk_parser::native;
-use plurnk_parser::rules::Rules;
-use plurnk_parser::scan::Registry;
+use plurnk_parser::__private::native;
+use plurnk_parser::__private::scan::Registry;
 use plurnk_parser::ParseOptions;
+use plurnk_parser::Rules;
 use serde_json::Value;
 
 fn parse_with(input: &str, executors: &[&str]) -> Value {
-    plurnk_parser::parse(input, &ParseOptions::with_executors(executors.iter().copied())).to_json()
+    plurnk_parser::parse(input, &ParseOptions::default().with_executors(executors.iter().copied())).to_json()
 }
 
 fn parse(input: &str) -> Value {
@@ -527,11 +527,11 @@ fn native_tool_call_receipt_beside_operations() {
 /// result quoted in prose, which every JSON family refuses together, reading it once).
 #[test]
 fn native_tool_call_receipt_json_call_after_nameless_values_under_every_name_key() {
-    use plurnk_parser::rules::model::NativeForm;
+    use plurnk_parser::__private::rules::NativeForm;
     let rules = Rules::builtin();
     let registry = Registry::new(rules, None);
     let mut keys: Vec<&str> = Vec::new();
-    for fam in &rules.tables.native {
+    for fam in &plurnk_parser::__private::rules::tables(rules).native {
         for b in fam.blocks.iter().filter(|b| b.start.is_empty()) {
             for f in &b.forms {
                 if let NativeForm::Json(j) = f {

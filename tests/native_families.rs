@@ -10,7 +10,7 @@ use plurnk_parser::{ParseOptions, StreamParser};
 use serde_json::Value;
 
 fn parse(input: &str) -> Value {
-    plurnk_parser::parse(input, &ParseOptions::with_executors(["sh", "node"])).to_json()
+    plurnk_parser::parse(input, &ParseOptions::default().with_executors(["sh", "node"])).to_json()
 }
 
 fn items(r: &Value, kind: &str) -> Vec<Value> {
@@ -629,7 +629,7 @@ fn native_tool_calls_each_family_keeps_text_and_skips_reasoning() {
 fn native_tool_calls_stream_never_shows_a_family_markup() {
     for f in FAMILIES {
         let input = format!("Let me look.\n{}\n", f.several.0);
-        let mut sp = StreamParser::new(ParseOptions::with_executors(["sh", "node"]));
+        let mut sp = StreamParser::new(ParseOptions::default().with_executors(["sh", "node"]));
         let mut buf = [0u8; 4];
         for c in input.chars() {
             sp.feed(c.encode_utf8(&mut buf).as_bytes());

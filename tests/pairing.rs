@@ -6,10 +6,11 @@
 #[path = "../benches/adversarial_inputs.rs"]
 mod adversarial;
 
-use plurnk_parser::{general_path_only, pairing_stats, parse, reading_path, ParseOptions, ReadingPath, Rules};
+use plurnk_parser::__private::{general_path_only, pairing_stats, reading_path, ReadingPath};
+use plurnk_parser::{parse, ParseOptions, Rules};
 
 fn bounds() -> (usize, usize) {
-    let p = &Rules::builtin().tables.pairing;
+    let p = &plurnk_parser::__private::rules::tables(Rules::builtin()).pairing;
     (p.max_depth as usize, p.max_candidates as usize)
 }
 
@@ -24,7 +25,7 @@ fn fence_pairing_bounds_hold_on_adversarial_families() {
             assert!(stats.max_depth <= max_depth, "{family} at {size}: depth {} > {max_depth}", stats.max_depth);
             assert!(stats.max_readings <= 2 * max_candidates, "{family} at {size}: {} readings", stats.max_readings);
             assert!(
-                stats.max_history <= plurnk_parser::pair::HISTORY_CAP + 8 * 2 * max_candidates,
+                stats.max_history <= plurnk_parser::__private::pair::HISTORY_CAP + 8 * 2 * max_candidates,
                 "{family} at {size}: history {}",
                 stats.max_history
             );

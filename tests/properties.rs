@@ -179,14 +179,14 @@ fn every_corpus_input_holds_the_invariants() {
     let mut n = 0;
     for e in entries.flatten() {
         let p = e.path();
-        if p.extension().map_or(true, |x| x != "jsonl") {
+        if p.extension().is_none_or(|x| x != "jsonl") {
             continue;
         }
         for line in std::fs::read_to_string(&p).unwrap().lines() {
             let case: serde_json::Value = serde_json::from_str(line).unwrap();
             let input = case["input"].as_str().unwrap_or_default();
             let options = match case["options"]["executors"].as_array() {
-                Some(list) => ParseOptions::with_executors(list.iter().filter_map(|v| v.as_str())),
+                Some(list) => ParseOptions::default().with_executors(list.iter().filter_map(|v| v.as_str())),
                 None => ParseOptions::default(),
             };
             match case["entry"].as_str() {
@@ -323,10 +323,7 @@ fn executor_tables_follow_each_parse_registry() {
             .items
             .iter()
             .filter_map(|i| match i {
-                Item::Statement(s) => Some(match &s.head {
-                    plurnk_parser::Head::Runtime(r) => r.clone(),
-                    plurnk_parser::Head::Op { name, .. } => name.to_string(),
-                }),
+                Item::Statement(s) => Some(s.head.name().to_string()),
                 _ => None,
             })
             .collect()
@@ -339,7 +336,7 @@ fn executor_tables_follow_each_parse_registry() {
     let sh = "```sh\necho hi\n```";
     let zsh = "```zsh\necho hi\n```";
     let bare = "Text.\nzsh (build.sh)\n";
-    let own = ParseOptions::with_executors(["zsh"]);
+    let own = ParseOptions::default().with_executors(["zsh"]);
     for _ in 0..2 {
         assert_eq!(runs(sh, &ParseOptions::default()), vec!["sh"]);
         assert!(runs(zsh, &ParseOptions::default()).is_empty());

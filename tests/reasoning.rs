@@ -1,6 +1,6 @@
 //! §reasoning-operations (`parseReasoning`) and §operation-attempt (`operationAttempt`).
 
-use plurnk_parser::rules::model::Severity;
+use plurnk_parser::Severity;
 use plurnk_parser::{operation_attempt, parse_reasoning, AttemptKind, Item, ParseOptions};
 
 fn ops(input: &str) -> Vec<(String, u32)> {

@@ -16,9 +16,9 @@
 //! always written bare) over deterministic generated inputs must find counterexamples.
 
 use bolero::check;
+use plurnk_parser::__private::rules::Tier;
 use plurnk_parser::render::{self, same_statement};
-use plurnk_parser::rules::model::Tier;
-use plurnk_parser::rules::Rules;
+use plurnk_parser::Rules;
 use plurnk_parser::{run, Entry, Head, Item, ParseOptions, Statement};
 
 #[path = "support/shared.rs"]
@@ -116,7 +116,7 @@ fn build(bytes: &[u8]) -> String {
 }
 
 fn options() -> ParseOptions {
-    ParseOptions::with_executors(["sh", "node", "python3"])
+    ParseOptions::default().with_executors(["sh", "node", "python3"])
 }
 
 /// The tier and executors `s` reads back under.
@@ -128,8 +128,9 @@ fn read_back(s: &Statement) -> (ParseOptions, Entry) {
             ex.push(r.clone());
         }
     }
-    let client = s.op_name().and_then(|n| rules.op_index(n)).map(|i| rules.op(i).tier == Tier::Client).unwrap_or(false);
-    (ParseOptions::with_executors(ex), if client { Entry::Client } else { Entry::Statements })
+    let ops = &plurnk_parser::__private::rules::tables(rules).operations;
+    let client = s.op_name().and_then(|n| ops.iter().find(|o| o.name == n)).is_some_and(|o| o.tier == Tier::Client);
+    (ParseOptions::default().with_executors(ex), if client { Entry::Client } else { Entry::Statements })
 }
 
 fn statements<'a>(items: &'a [Item<'a>]) -> Vec<&'a Statement<'a>> {
@@ -142,12 +143,11 @@ fn statements<'a>(items: &'a [Item<'a>]) -> Vec<&'a Statement<'a>> {
         .collect()
 }
 
+/// A renderer of a whole program.
+type Program<'f> = &'f dyn Fn(&[&Statement]) -> String;
+
 /// The round-trip property for one input under a given renderer; `Err` names the failure.
-fn round_trip(
-    input: &str,
-    stringify: &dyn Fn(&Statement) -> String,
-    program: Option<&dyn Fn(&[&Statement]) -> String>,
-) -> Result<(), String> {
+fn round_trip(input: &str, stringify: &dyn Fn(&Statement) -> String, program: Option<Program<'_>>) -> Result<(), String> {
     for entry in [Entry::Parse, Entry::Statements, Entry::Client] {
         let parsed = run(input, &options(), entry);
         for s in statements(&parsed.items) {
@@ -201,7 +201,7 @@ fn round_trip(
                     }
                 }
             }
-            let again = run(&text, &ParseOptions::with_executors(ex), tier);
+            let again = run(&text, &ParseOptions::default().with_executors(ex), tier);
             let back = statements(&again.items);
             if back.len() != all.len() || back.iter().zip(all.iter()).any(|(a, b)| !same_statement(a, b)) {
                 return Err(format!("program of {} statements read back as {}: {text:?}", all.len(), back.len()));

@@ -11,7 +11,7 @@ use serde_json::Value;
 use spec_util::*;
 
 fn with_executors(list: &[&str]) -> ParseOptions {
-    ParseOptions::with_executors(list.iter().copied())
+    ParseOptions::default().with_executors(list.iter().copied())
 }
 
 fn cli(args: &[&str], stdin: &str) -> String {

@@ -2,7 +2,8 @@
 //! the slot's escapes, globs and worker names. One test per tag, on our own inputs.
 
 mod spec_support;
-use plurnk_parser::{parse_path, target};
+use plurnk_parser::__private::target;
+use plurnk_parser::parse_path;
 use serde_json::json;
 use spec_support::*;
 

@@ -120,10 +120,8 @@ fn byte_at_a_time_over_the_corpus() {
     for line in text.lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         let input = v["input"].as_str().unwrap();
-        let options = ParseOptions {
-            executors: v["options"]["executors"].as_array().map(|a| a.iter().map(|x| x.as_str().unwrap().to_string()).collect()),
-            rules: None,
-        };
+        let mut options = ParseOptions::default();
+        options.executors = v["options"]["executors"].as_array().map(|a| a.iter().map(|x| x.as_str().unwrap().to_string()).collect());
         let mut stream = StreamParser::new(options.clone());
         // Irregular chunk sizes, one byte up to 97, so splits land everywhere.
         let bytes = input.as_bytes();
@@ -352,7 +350,7 @@ fn a_broken_stream_is_caught() {
 #[test]
 fn the_readme_example_holds() {
     use plurnk_parser::{parse, ParseOptions, StreamParser};
-    let options = ParseOptions::with_executors(["sh", "python3"]);
+    let options = ParseOptions::default().with_executors(["sh", "python3"]);
     let result = parse("I will read it.\n```READ (src/a.rs) <1,40>\n```\n", &options);
     let json = serde_json::to_string(&result).unwrap();
     let mut stream = StreamParser::new(options.clone());
@@ -493,10 +491,8 @@ fn response_text_the_preview_is_a_prefix_of_the_final_text_over_the_corpus() {
                 continue;
             }
             let input = v["input"].as_str().unwrap();
-            let options = ParseOptions {
-                executors: v["options"]["executors"].as_array().map(|a| a.iter().map(|x| x.as_str().unwrap().to_string()).collect()),
-                rules: None,
-            };
+            let mut options = ParseOptions::default();
+            options.executors = v["options"]["executors"].as_array().map(|a| a.iter().map(|x| x.as_str().unwrap().to_string()).collect());
             for size in [1, 7, 64] {
                 checked += 1;
                 if let Err(e) = preview_holds(input, &options, size) {

@@ -13,6 +13,7 @@ fn read(r: &ParseResult) -> Vec<String> {
             Item::Statement(s) => stmt(s),
             Item::Error(e) => format!("!{}", e.message),
             Item::Text(t) => format!("{:?}", t.content),
+            i => unreachable!("{i:?}"),
         })
         .collect()
 }
@@ -35,7 +36,7 @@ fn stmt(s: &Statement) -> String {
         out.push_str(&format!("({})", dst.target.as_ref().map(|t| t.raw()).unwrap_or("")));
     }
     if let Some(lm) = &s.line_marker {
-        out.push_str(&plurnk_parser::render::scope_text(lm));
+        out.push_str(&plurnk_parser::__private::render::scope_text(lm));
     }
     if let Some(m) = &s.matcher {
         out.push_str(&format!(" m={}", serde_json::to_value(m).unwrap()["raw"].as_str().unwrap()));
@@ -48,6 +49,7 @@ fn stmt(s: &Statement) -> String {
         Body::Text(t) => out.push_str(&format!(" {{{t:?}}}")),
         Body::Message { raw, .. } => out.push_str(&format!(" {{{raw:?}}}")),
         Body::Matcher(_) => out.push_str(" {matcher}"),
+        b => unreachable!("{b:?}"),
     }
     out
 }
@@ -136,9 +138,10 @@ fn naked_operation_opens_without_a_fence() {
 /// asks for four backticks, three are body and four are the closer.
 #[test]
 fn naked_operation_trailing_closer_width_comes_from_the_table() {
-    let mut tables = plurnk_parser::Rules::builtin().tables.clone();
+    use plurnk_parser::__private::rules;
+    let mut tables = rules::tables(plurnk_parser::Rules::builtin()).clone();
     tables.fence.min_width = 4;
-    let wide = ParseOptions { rules: Some(std::sync::Arc::new(plurnk_parser::Rules::from_tables(tables).unwrap())), ..Default::default() };
+    let wide = ParseOptions::default().with_rules(std::sync::Arc::new(rules::from_tables(tables).unwrap()));
     let read_with = |input: &str, o: &ParseOptions| -> Vec<String> {
         read(&parse_statements(input, o)).into_iter().filter(|s| !s.starts_with('!')).collect()
     };
@@ -247,10 +250,10 @@ fn unclosed_aside_takes_the_rest_of_the_line() {
 #[test]
 fn executor_case_and_js_spelling() {
     // §executor-case: the registered spelling; §executor-js-spelling: `js` names `node`.
-    let node = ParseOptions::with_executors(["sh", "node"]);
+    let node = ParseOptions::default().with_executors(["sh", "node"]);
     assert_eq!(read(&parse_statements("```SH\nls\n```", &node)), vec![r#"sh {"ls"}"#]);
     assert_eq!(read(&parse_statements("```js\n1\n```", &node)), vec![r#"node {"1"}"#]);
-    let both = ParseOptions::with_executors(["node", "js"]);
+    let both = ParseOptions::default().with_executors(["node", "js"]);
     assert_eq!(read(&parse_statements("```js\n1\n```", &both)), vec![r#"js {"1"}"#]);
 }
 

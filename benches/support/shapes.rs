@@ -34,7 +34,7 @@ impl Shape {
         let mut s = String::with_capacity(size + 256);
         s.push_str(&self.head);
         let mut i = 0usize;
-        while (s.len() < size || i % self.units.len().max(1) != 0) && !self.units.is_empty() {
+        while (s.len() < size || !i.is_multiple_of(self.units.len().max(1))) && !self.units.is_empty() {
             let u = &self.units[i % self.units.len()];
             if u.contains("{i}") {
                 s.push_str(&u.replace("{i}", &i.to_string()));

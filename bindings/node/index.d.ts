@@ -30,7 +30,7 @@ export type Item = {
   position: Position;
 };
 
-/** §parse-diagnostics: a positioned diagnostic; `recovery` only on hard errors (§parse-recovery); `operationOmitted` only when true (§parse-admission); `attempt`, the refused statement's text as written, only on a hard fact that refused a statement (§parse-attempt). */
+/** §parse-diagnostics: a positioned diagnostic; `recovery` only on hard errors (§parse-recovery); `operationOmitted` only when true (§parse-admission); `attempt`, the refused statement's text as written, only on a hard fact that refused a statement (§parse-attempt); `id`, the diagnostic's stable id in rules/diagnostics.yaml, only when the caller asked for ids (the option diagnosticIds, ParseOptions::with_diagnostic_ids), never by default. */
 export interface Diagnostic {
   line: number;
   column: number;
@@ -40,6 +40,7 @@ export interface Diagnostic {
   recovery?: string;
   operationOmitted?: true;
   attempt?: string;
+  id?: string;
 }
 
 export type Aside = string | null;
@@ -155,6 +156,8 @@ export type Statement = {
 export interface Options {
   /** Registered executors; the default is the rule set's, `sh`. */
   executors?: string[];
+  /** Write each diagnostic's stable id (rules/diagnostics.yaml) as `id`; off by default. */
+  diagnosticIds?: boolean;
 }
 
 /** What an emission with no operation attempts (§operation-attempt). */

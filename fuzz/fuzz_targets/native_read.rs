@@ -1,4 +1,4 @@
-//! `plurnk_parser::native::read` (native tool-call markup) on any UTF-8 input.
+//! `plurnk_parser::__private::native::read` (native tool-call markup) on any UTF-8 input.
 
 #[path = "../harness.rs"]
 mod harness;

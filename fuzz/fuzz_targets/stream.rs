@@ -1,4 +1,4 @@
-//! The streaming parser (`plurnk_parser::stream::StreamParser`), fed any bytes (invalid UTF-8
+//! The streaming parser (`plurnk_parser::StreamParser`), fed any bytes (invalid UTF-8
 //! included) in chunks chosen by the first byte; `finish` must equal `parse` of the whole.
 
 #[path = "../harness.rs"]

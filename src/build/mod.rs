@@ -178,7 +178,7 @@ struct Heading<'l> {
 }
 
 enum Refusal {
-    Error(ParseError),
+    Error(Diagnostic),
     Tail(UnparsedTail),
 }
 
@@ -280,7 +280,7 @@ pub(crate) fn clean_statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment
 /// one closed on its heading line ends with that line. Trailing blanks are not part of it.
 #[cold]
 #[inline(never)]
-fn with_attempt(ctx: &Ctx<'_, '_>, r: &OpRegion, seg: &Segment, k: usize, last: bool, mut e: ParseError) -> ParseError {
+fn with_attempt(ctx: &Ctx<'_, '_>, r: &OpRegion, seg: &Segment, k: usize, last: bool, mut e: Diagnostic) -> Diagnostic {
     let lines = ctx.lines;
     let head = lines[r.head_line as usize];
     let start = match r.form {
@@ -317,7 +317,7 @@ fn synthetic(ctx: &Ctx<'_, '_>, line: &str, named: Named) -> Segment {
 
 /// The note for scope `st` on `line` (number `line_no`) that operation `o`, named `name`, drops
 /// (§scope-on-scopeless, §send-wait-scope).
-fn dropped_scope_note(ctx: &Ctx<'_, '_>, o: &Operation, name: &str, line: &str, line_no: u32, st: &ScopeTok) -> ParseError {
+fn dropped_scope_note(ctx: &Ctx<'_, '_>, o: &Operation, name: &str, line: &str, line_no: u32, st: &ScopeTok) -> Diagnostic {
     let written = scope_written(line, st);
     let id = if o.scope == ScopeDomain::Ignored {
         DiagId::WaitDurationIgnored
@@ -395,7 +395,7 @@ fn statement_lexed<'a>(
         };
         ctx.text(id)
     };
-    let unexpected_error = |found: String, expected: String, at: usize| -> ParseError {
+    let unexpected_error = |found: String, expected: String, at: usize| -> Diagnostic {
         make(rules, DiagId::UnexpectedToken, ctx.pos(line_no, at), &[("found", &found), ("expected", &expected)], wf())
     };
     let unexpected = |found: String, expected: String, at: usize| -> Refusal { Refusal::Error(unexpected_error(found, expected, at)) };
@@ -463,7 +463,7 @@ fn statement_lexed<'a>(
     let mut aside_tok: Option<(usize, (usize, usize), bool)> = None;
     let mut dots: Vec<(usize, (usize, usize))> = Vec::new();
     let mut leading_blocks = false;
-    let mut notes_early: Vec<ParseError> = Vec::new();
+    let mut notes_early: Vec<Diagnostic> = Vec::new();
     for tok in &lexed.toks {
         match *tok {
             Tok::Target { open, inner } | Tok::Arrow { at: open, path: inner } => {
@@ -621,7 +621,7 @@ fn statement_lexed<'a>(
         h.sels.push(std::mem::take(&mut h.pre));
     }
 
-    let mut notes: Vec<ParseError> = notes_early;
+    let mut notes: Vec<Diagnostic> = notes_early;
     if let Some((open, inner, closed)) = aside_tok {
         if !closed {
             notes.push(make(rules, DiagId::UnclosedAside, ctx.pos(line_no, open), &[], None));
@@ -685,7 +685,7 @@ fn quoted_matcher(t: &str) -> Option<usize> {
 
 /// One `· text` piece of the log's notation: a dropped charge, a note read as the aside, or a
 /// note dropped beside a real aside.
-fn notation_piece(ctx: &Ctx<'_, '_>, text: &str, at: Position, aside: &mut Option<Cow<'_, str>>, notes: &mut Vec<ParseError>) {
+fn notation_piece(ctx: &Ctx<'_, '_>, text: &str, at: Position, aside: &mut Option<Cow<'_, str>>, notes: &mut Vec<Diagnostic>) {
     let rules = ctx.rules;
     let n = &rules.tables.notation;
     let dot = n.charge.as_str();
@@ -776,8 +776,8 @@ fn read_scope(
     domain: ScopeDomain,
     opname: &str,
     named: Named,
-    notes: &mut Vec<ParseError>,
-) -> Result<Option<LineMarker>, ParseError> {
+    notes: &mut Vec<Diagnostic>,
+) -> Result<Option<LineMarker>, Diagnostic> {
     match sel.scopes.first() {
         None => Ok(None),
         Some(st) => read_scope_tok(ctx, h.line, h.line_no, st, domain, opname, named, notes).map(Some),
@@ -795,8 +795,8 @@ fn read_scope_tok(
     domain: ScopeDomain,
     opname: &str,
     named: Named,
-    notes: &mut Vec<ParseError>,
-) -> Result<LineMarker, ParseError> {
+    notes: &mut Vec<Diagnostic>,
+) -> Result<LineMarker, Diagnostic> {
     let rules = ctx.rules;
     let written = || scope_written(line, st);
     // Where the scope stands, for a note or a refusal only (a column count is not free).
@@ -837,7 +837,7 @@ fn scope_inner<'l>(ctx: &Ctx<'_, '_>, line: &'l str, st: &ScopeTok) -> Cow<'l, s
 /// one hard error, before a second scope (a parser failure) or a target the URL reader refuses
 /// (a visitor failure); its recovery is the scope's working form (§parse-recovery).
 fn malformed_scope(ctx: &Ctx<'_, '_>, h: &Heading, domain: ScopeDomain, opname: &str, named: Named) -> Result<(), Refusal> {
-    let mut first: Option<ParseError> = None;
+    let mut first: Option<Diagnostic> = None;
     let mut at = usize::MAX;
     for st in h.sels.iter().flat_map(|s| s.scopes.iter()) {
         if st.bare || st.open > at {
@@ -860,7 +860,7 @@ fn malformed(
     domain: ScopeDomain,
     opname: &str,
     named: Named,
-) -> Option<ParseError> {
+) -> Option<Diagnostic> {
     let inner = scope_inner(ctx, line, st);
     if scope::is_plain(&inner) {
         return None;
@@ -897,7 +897,7 @@ fn scope_error(
     domain: ScopeDomain,
     opname: &str,
     named: Named,
-) -> ParseError {
+) -> Diagnostic {
     let rules = ctx.rules;
     let _ = named;
     // §parse-recovery: a refused scope carries the scope's working form, not the heading's.
@@ -966,7 +966,7 @@ fn executor<'a>(
     h: &mut Heading<'a>,
     position: Position,
     body: Option<(usize, usize, u32, u32)>,
-    notes: &mut Vec<ParseError>,
+    notes: &mut Vec<Diagnostic>,
 ) -> Result<Statement<'a>, Refusal> {
     let rules = ctx.rules;
     let wf = || Some(ctx.working_form(named));
@@ -1031,7 +1031,7 @@ fn operation<'a>(
     h: &mut Heading<'a>,
     position: Position,
     body: Option<(usize, usize, u32, u32)>,
-    notes: &mut Vec<ParseError>,
+    notes: &mut Vec<Diagnostic>,
     out: &mut Vec<Item<'a>>,
 ) -> Result<(), Refusal> {
     let named = Named::Op(index);
@@ -1290,7 +1290,7 @@ fn kept_body<'a>(
     text: Option<Cow<'a, str>>,
     optional: bool,
     position: Position,
-    notes: &mut Vec<ParseError>,
+    notes: &mut Vec<Diagnostic>,
 ) -> Body<'a> {
     match (kind, text) {
         (BodyKind::Message, Some(t)) => {
@@ -1364,10 +1364,10 @@ fn read_text(
     position: Position,
     has_target: bool,
     all_patterned: bool,
-    notes: &mut Vec<ParseError>,
+    notes: &mut Vec<Diagnostic>,
 ) -> Result<TextUse, Refusal> {
     let rules = ctx.rules;
-    let inline_body = |notes: &mut Vec<ParseError>, t: String| {
+    let inline_body = |notes: &mut Vec<Diagnostic>, t: String| {
         notes.push(make(rules, DiagId::InlineBody, position, &[("op", name)], None));
         TextUse::Body(t)
     };
@@ -1537,7 +1537,7 @@ fn lift_pattern(ctx: &Ctx<'_, '_>, sel: &Sel, name: &str, position: Position) ->
 }
 
 /// Reads a matcher and positions its advisories after the statement (§matcher-prefix-claims).
-fn read_matcher(ctx: &Ctx<'_, '_>, raw: String, position: Position, notes: &mut Vec<ParseError>) -> Matcher {
+fn read_matcher(ctx: &Ctx<'_, '_>, raw: String, position: Position, notes: &mut Vec<Diagnostic>) -> Matcher {
     let (m, found) = matcher::read_owned(ctx.rules, raw);
     for n in found {
         let args: Vec<(&str, &str)> = n.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
@@ -1564,7 +1564,7 @@ fn invalid_uri(ctx: &Ctx<'_, '_>, position: Position) -> Refusal {
 
 #[cold]
 #[inline(never)]
-fn body_unused(ctx: &Ctx<'_, '_>, name: &str, kill: bool, first: u32, last: u32, position: Position) -> ParseError {
+fn body_unused(ctx: &Ctx<'_, '_>, name: &str, kill: bool, first: u32, last: u32, position: Position) -> Diagnostic {
     let rules = ctx.rules;
     let subject = rules.text(if kill { DiagId::BodyUnusedSubjectKill } else { DiagId::BodyUnusedSubject }, &[("op", name)]);
     let lines = if first == last {
@@ -1642,7 +1642,7 @@ fn peel(
     h: &mut Heading,
     text: &mut String,
     position: Position,
-    notes: &mut Vec<ParseError>,
+    notes: &mut Vec<Diagnostic>,
     lifted: &mut Vec<(Option<Vec<String>>, Option<String>)>,
 ) -> Result<(), Refusal> {
     let rules = ctx.rules;

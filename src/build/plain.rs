@@ -150,7 +150,7 @@ fn selection<'a>(
     domain: ScopeDomain,
     named: Named,
     position: Position,
-    notes: &mut Vec<ParseError>,
+    notes: &mut Vec<Diagnostic>,
 ) -> Result<(Target<'a>, Option<LineMarker>), Refusal> {
     let &((s, e), scope) = sel;
     // The scope first: a malformed scope is the heading's one hard error before a target the
@@ -193,7 +193,7 @@ fn push_single<'a>(
     matcher: Option<Box<Matcher>>,
     body: Body<'a>,
     position: Position,
-    notes: Vec<ParseError>,
+    notes: Vec<Diagnostic>,
 ) {
     let aside = slots.aside.map(|(s, e)| Cow::Borrowed(line[s..e].trim()));
     let metadata = slots.meta.map(|(s, e)| vec![line[s..e].to_string()]);
@@ -216,7 +216,7 @@ fn push_single<'a>(
 }
 
 /// Pushes the notes that follow a statement.
-fn push_notes(out: &mut Vec<Item<'_>>, notes: Vec<ParseError>) {
+fn push_notes(out: &mut Vec<Item<'_>>, notes: Vec<Diagnostic>) {
     if !notes.is_empty() {
         out.extend(notes.into_iter().map(Item::Error));
     }

@@ -430,6 +430,9 @@ pub(crate) struct Elements {
 }
 
 #[derive(Debug)]
+// One per native family, built once per rule set and only read after: boxing the large variant
+// would buy no memory worth an indirection on every read.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Form {
     Elements(Elements),
     Json(NativeJson),

@@ -521,10 +521,12 @@ fn read_tag_uncounted<'a>(
     if equals && !at_end(i) && b[i] == b'=' {
         i += 1;
         let st = i;
-        while !at_end(i)
-            && !matches!(b[i], b' ' | b'\t' | b'>' | b'<' | b'(' | b'[' | b'"')
-            && !(b[i] == b'/' && !at_end(i + 1) && b[i + 1] == b'>')
-        {
+        let value_ends = |i: usize| {
+            at_end(i)
+                || matches!(b[i], b' ' | b'\t' | b'>' | b'<' | b'(' | b'[' | b'"')
+                || (b[i] == b'/' && !at_end(i + 1) && b[i + 1] == b'>')
+        };
+        while !value_ends(i) {
             i += 1;
         }
         tag.equals = Some(&s[st..i]);

@@ -58,6 +58,8 @@ pub struct Receipt {
     /// 0-based line index and byte offset in that line.
     pub line: u32,
     pub at: usize,
+    /// The diagnostic it is (`native-receipt-…`).
+    pub id: DiagId,
     /// The diagnostic text, fully formed.
     pub message: String,
 }
@@ -336,21 +338,26 @@ fn receipt_of(ctx: &Ctx, input: &str, b: &Found) -> Receipt {
         .map(|(i, m)| map::taught_after(&b.calls[i], &m, ctx.rules, ctx.registry, ctx.params))
         .unwrap_or(Taught::Unknown);
     let marker = &*b.marker;
-    let message = match &taught {
-        Taught::Unknown => ctx.rules.text(DiagId::NativeReceiptUnknown, &[("marker", marker)]),
+    let (id, message) = match &taught {
+        Taught::Unknown => (DiagId::NativeReceiptUnknown, ctx.rules.text(DiagId::NativeReceiptUnknown, &[("marker", marker)])),
         Taught::Target { op, target } => {
             let form = format!("{op} ({target})");
-            ctx.rules.text(DiagId::NativeReceiptWithTarget, &[("marker", marker), ("form", &form)])
+            (DiagId::NativeReceiptWithTarget, ctx.rules.text(DiagId::NativeReceiptWithTarget, &[("marker", marker), ("form", &form)]))
         }
         Taught::Body { name, noun } => {
             let noun = ctx.rules.text_by_name(noun, &[]);
-            ctx.rules.text(DiagId::NativeReceiptWithBody, &[("marker", marker), ("name", name), ("noun", &noun)])
+            (
+                DiagId::NativeReceiptWithBody,
+                ctx.rules.text(DiagId::NativeReceiptWithBody, &[("marker", marker), ("name", name), ("noun", &noun)]),
+            )
         }
-        Taught::Plain { name } => ctx.rules.text(DiagId::NativeReceiptPlain, &[("marker", marker), ("name", name)]),
+        Taught::Plain { name } => {
+            (DiagId::NativeReceiptPlain, ctx.rules.text(DiagId::NativeReceiptPlain, &[("marker", marker), ("name", name)]))
+        }
     };
     let ls = line_start(input, b.start);
     let line = input.as_bytes()[..ls].iter().filter(|&&c| c == b'\n').count() as u32;
-    Receipt { line, at: b.start - ls, message }
+    Receipt { line, at: b.start - ls, id, message }
 }
 
 /// A quotation fence opening at line start `ls` (line end `le`): its character and width.

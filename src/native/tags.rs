@@ -66,9 +66,12 @@ fn find_closing(s: &str, from: usize, to: usize, t: &Tags, name: &str) -> Option
     None
 }
 
+/// An opening tag read: the element name, its attributes and where the tag ends.
+type OpenTag<'a> = (&'a str, Vec<(&'a str, &'a str)>, usize);
+
 /// An opening tag at `p` (after its open marker `e`): the element name, its attributes and
 /// where the tag ends.
-fn open_tag<'a>(s: &'a str, e: usize, to: usize, t: &Tags) -> Option<(&'a str, Vec<(&'a str, &'a str)>, usize)> {
+fn open_tag<'a>(s: &'a str, e: usize, to: usize, t: &Tags) -> Option<OpenTag<'a>> {
     let (a, z, _) = t.tag_end.find(s, e, to)?;
     let inner = &s[e..a];
     if inner.contains('\n') && inner.trim_end().contains('\n') {

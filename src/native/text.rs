@@ -255,6 +255,9 @@ fn json_close_uncounted(s: &str, p: usize, to: usize) -> Option<usize> {
     None
 }
 
+/// One marker set's last search: (its address, the bound, the position searched from, the match).
+type LastFind = (usize, usize, usize, Option<(usize, usize, usize)>);
+
 /// [`json_close`] over one input, every bracket matched once: every block a bare bracket may
 /// open asks where its value closes (the form, then the EOF check), and the calls of a block
 /// ask it again at each line a call starts on, inside values a reading from an earlier line
@@ -264,7 +267,7 @@ pub(crate) struct Closes<'a> {
     input: &'a str,
     brackets: std::cell::RefCell<Brackets>,
     /// Per marker set (by address): the bound, the position searched from, and what was found.
-    next: std::cell::RefCell<Vec<(usize, usize, usize, Option<(usize, usize, usize)>)>>,
+    next: std::cell::RefCell<Vec<LastFind>>,
     /// The line last asked for its end: (first byte asked, the newline or input end after it,
     /// whether a `\r` stands before that newline).
     line: std::cell::Cell<Option<(usize, usize, bool)>>,
@@ -316,7 +319,7 @@ impl<'a> Closes<'a> {
             }
         };
         let (_, bound, from, found) = next[slot];
-        if bound == to && from <= p && found.map_or(true, |f| p <= f.0) {
+        if bound == to && from <= p && found.is_none_or(|f| p <= f.0) {
             return found;
         }
         let found = m.find(s, p, to);

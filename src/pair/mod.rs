@@ -608,12 +608,8 @@ impl<'r> Pairer<'r> {
         self.nodes.clear();
     }
 
-    /// Closes every open block at the end of the input and returns the chosen moves.
-    pub fn finish(self) -> Choices {
-        self.finish_with_stats().0
-    }
-
-    /// [`Pairer::finish`], with what the search held at its widest.
+    /// Closes every open block at the end of the input and returns the chosen moves, with what
+    /// the search held at its widest.
     pub fn finish_with_stats(self) -> (Choices, Stats) {
         let (bufs, stats) = self.finish_into();
         (bufs.committed, stats)
@@ -667,7 +663,7 @@ impl<'r> Pairer<'r> {
                     let closed = (cost, runon, cand.unrun, cand.hist);
                     let complete = is_c && cfg.is_complete(&cost);
                     // Keys compared position by position, stopping at the first difference.
-                    let better = |b: &Option<Closed>| b.as_ref().map_or(true, |b| cfg.key_less(&cost, &b.0, complete));
+                    let better = |b: &Option<Closed>| b.as_ref().is_none_or(|b| cfg.key_less(&cost, &b.0, complete));
                     if complete {
                         if weigh_r && lazy {
                             // Weighed in the first pass.
@@ -1011,7 +1007,7 @@ impl<'r> Cfg<'r> {
                 }
                 // 2. The heading ends the open blocks and runs (a supplied closer before a
                 // literal example at a heading, §pairing-objective).
-                let may_end = !prose_exec && !(naked && op.flags & F_LITERAL != 0);
+                let may_end = !(prose_exec || naked && op.flags & F_LITERAL != 0);
                 if may_end {
                     // The cost is known before the reading is built: a doomed one is not built.
                     let cost = self.end_cost(cand);
@@ -1264,6 +1260,7 @@ impl Sink for Collect {
 }
 
 /// Runs the search over `plines` (in line order).
+#[cfg(test)]
 pub fn pair(rules: &Rules, facts: &[OpFacts], plines: &[PLine]) -> Choices {
     pair_with_stats(rules, facts, plines).0
 }

@@ -75,13 +75,7 @@ pub enum Rb {
     Nested { labeled: bool },
 }
 
-pub fn replay(plines: &[PLine], choices: &[(u32, Move, u32)], unlabeled_label: impl Fn(u32) -> bool) -> Regions {
-    let mut r = Regions::default();
-    replay_into(plines, choices, unlabeled_label, &mut r, &mut Vec::new());
-    r
-}
-
-/// [`replay`] into reused buffers (cleared first).
+/// Replays the chosen moves over the fence lines into reused buffers (cleared first).
 pub fn replay_into(
     plines: &[PLine],
     choices: &[(u32, Move, u32)],

@@ -18,6 +18,8 @@ pub struct RuleError {
     pub path: String,
     pub rule: String,
     pub message: String,
+    /// The 1-based line and column of a YAML syntax error.
+    pub location: Option<(usize, usize)>,
 }
 
 impl std::fmt::Display for RuleError {
@@ -37,6 +39,7 @@ pub struct Schemas {
 
 impl Schemas {
     /// Reads `schema/rules/*.json` under `schema_dir`.
+    #[allow(dead_code)] // build.rs reads the schemas from disk; the library embeds them
     pub fn read(schema_dir: &Path) -> Result<Schemas, RuleError> {
         let read = |name: &str| -> Result<serde_json::Value, RuleError> {
             let path = schema_dir.join(name);
@@ -45,12 +48,14 @@ impl Schemas {
                 path: String::new(),
                 rule: "readable".into(),
                 message: e.to_string(),
+                location: None,
             })?;
             serde_json::from_str(&text).map_err(|e| RuleError {
                 file: path.display().to_string(),
                 path: String::new(),
                 rule: "json".into(),
                 message: e.to_string(),
+                location: None,
             })
         };
         Ok(Schemas {
@@ -69,12 +74,14 @@ fn read_yaml(file: &Path, label: &str) -> Result<serde_json::Value, RuleError> {
         path: String::new(),
         rule: "readable".into(),
         message: e.to_string(),
+        location: None,
     })?;
     serde_yaml::from_str(&text).map_err(|e| RuleError {
         file: label.to_string(),
         path: e.location().map(|l| format!("line {} column {}", l.line(), l.column())).unwrap_or_default(),
         rule: "yaml".into(),
         message: e.to_string(),
+        location: e.location().map(|l| (l.line(), l.column())),
     })
 }
 
@@ -85,6 +92,7 @@ pub fn check(label: &str, value: &serde_json::Value, schema: &serde_json::Value)
         path: String::new(),
         rule: "schema".into(),
         message: format!("the schema itself is invalid: {e}"),
+        location: None,
     })?;
     let mut errors: Vec<RuleError> = validator
         .iter_errors(value)
@@ -96,6 +104,7 @@ pub fn check(label: &str, value: &serde_json::Value, schema: &serde_json::Value)
                 path: e.instance_path().to_string(),
                 rule: format!("{rule} ({schema_path})"),
                 message: e.to_string(),
+                location: None,
             }
         })
         .collect();
@@ -112,6 +121,7 @@ fn typed<T: serde::de::DeserializeOwned>(label: &str, value: serde_json::Value) 
         path: String::new(),
         rule: "model".into(),
         message: e.to_string(),
+        location: None,
     })
 }
 
@@ -184,6 +194,7 @@ pub fn load(rules_dir: &Path, schemas: &Schemas, generator: &str) -> Result<Tabl
                     path: "/family".into(),
                     rule: "family names its file".into(),
                     message: format!("family `{}` lives in `{}.yaml`", family.family, family.family),
+                    location: None,
                 });
             }
             native.push(family);
@@ -217,6 +228,7 @@ pub fn cross_check(t: &Tables) -> Result<(), RuleError> {
         path,
         rule: rule.into(),
         message,
+        location: None,
     };
     let mut ids = BTreeSet::new();
     for (i, d) in t.diagnostics.iter().enumerate() {

@@ -5,22 +5,28 @@
 //! schemas, so a rule edit can be tried without rebuilding.
 
 #[cfg(feature = "runtime-rules")]
-pub mod load;
-pub mod model;
+pub(crate) mod load;
+pub(crate) mod model;
 
 use std::sync::OnceLock;
 
-pub use model::*;
+#[cfg(feature = "runtime-rules")]
+use crate::error::{Error, ErrorKind};
+pub(crate) use model::*;
 
 include!(concat!(env!("OUT_DIR"), "/diagnostic_ids.rs"));
 
 /// The compiled built-in tables, as `--tables` prints them.
-pub const BUILTIN_TABLES_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/tables.json"));
+pub(crate) const BUILTIN_TABLES_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/tables.json"));
 
-/// A rule set ready to interpret.
+/// A rule set ready to interpret: the operation table, the tolerance rules, the native
+/// tool-call families and every diagnostic text, compiled from `rules/*.yaml`.
+///
+/// The parser uses [`Rules::builtin`] unless [`crate::ParseOptions::with_rules`] names another,
+/// typically one [`Rules::from_dir`] loaded, to try a rule edit without rebuilding.
 #[derive(Debug)]
 pub struct Rules {
-    pub tables: Tables,
+    pub(crate) tables: Tables,
     /// `DiagId as usize` → index into `tables.diagnostics`.
     diag_index: Vec<usize>,
     /// Each `DiagId`'s placeholder positions in its text, found once (see [`holes`]).
@@ -95,11 +101,16 @@ static BUILTIN: OnceLock<Rules> = OnceLock::new();
 impl Rules {
     /// This rule set as `'static` when it is the built-in one: names in a result can then borrow
     /// it. Never loads the built-in set.
-    pub fn as_builtin(&self) -> Option<&'static Rules> {
+    pub(crate) fn as_builtin(&self) -> Option<&'static Rules> {
         BUILTIN.get().filter(|b| std::ptr::eq(*b, self))
     }
 
     /// The built-in rule set compiled from this crate's `rules/`.
+    ///
+    /// ```
+    /// let tables: serde_json::Value = serde_json::from_str(&plurnk_parser::Rules::builtin().tables_json()).unwrap();
+    /// assert_eq!(tables["format"], "plurnk-parser-tables");
+    /// ```
     pub fn builtin() -> &'static Rules {
         BUILTIN.get_or_init(|| {
             let tables: Tables = serde_json::from_str(BUILTIN_TABLES_JSON).expect("embedded tables parse");
@@ -107,31 +118,59 @@ impl Rules {
         })
     }
 
-    /// Loads and validates a rule directory at run time (the same checks `build.rs` applies).
+    /// Loads and validates a rule directory at run time, with the checks `build.rs` applies to
+    /// the built-in one (feature `runtime-rules`): each file against its closed schema, then
+    /// the references between files. An [`Error`] names the file, where in it, and the rule
+    /// broken; its kind is [`ErrorKind::Io`] for a file that cannot be read and
+    /// [`ErrorKind::InvalidRules`] otherwise.
+    ///
+    /// ```no_run
+    /// use std::sync::Arc;
+    /// use plurnk_parser::{parse, ParseOptions, Rules};
+    ///
+    /// let rules = Rules::from_dir("my-rules/").unwrap_or_else(|e| panic!("{e}"));
+    /// let options = ParseOptions::default().with_rules(Arc::new(rules));
+    /// let result = parse("```READ (a.md)\n```", &options);
+    /// ```
     #[cfg(feature = "runtime-rules")]
-    pub fn from_dir(dir: &std::path::Path, schema_dir: Option<&std::path::Path>) -> Result<Rules, String> {
-        let schemas = match schema_dir {
-            Some(d) => load::Schemas::read(d).map_err(|e| e.to_string())?,
-            None => embedded_schemas(),
-        };
+    pub fn from_dir(dir: impl AsRef<std::path::Path>) -> Result<Rules, Error> {
+        let dir = dir.as_ref();
         // The loader names files as the build sees them (`rules/…`); here they are named under
         // the directory the caller gave.
         let named = |file: &str| match file.strip_prefix("rules/") {
             Some(rest) => dir.join(rest).display().to_string(),
             None => file.to_string(),
         };
+        let schemas = embedded_schemas();
         let tables = load::load(dir, &schemas, concat!("plurnk-parser ", env!("CARGO_PKG_VERSION"), " (runtime)")).map_err(|mut e| {
             e.file = named(&e.file);
-            e.to_string()
+            let kind = if e.rule == "readable" { ErrorKind::Io } else { ErrorKind::InvalidRules };
+            // A schema violation names its rule as `keyword (schema path)` and its place as a
+            // JSON pointer, empty for the document's root; a YAML error's place is its location.
+            let pointer = (e.location.is_none() && (!e.path.is_empty() || e.rule.ends_with(')'))).then(|| e.path.clone());
+            Error::new(kind, e.to_string()).in_file(e.file.clone().into(), pointer, e.location)
         })?;
         Rules::from_tables(tables).map_err(|e| match e.split_once(": ") {
-            Some((file, rest)) if file.starts_with("rules/") => format!("{}: {rest}", named(file)),
-            _ => e,
+            Some((file, rest)) if file.starts_with("rules/") => {
+                Error::new(ErrorKind::InvalidRules, format!("{}: {rest}", named(file))).in_file(named(file).into(), None, None)
+            }
+            _ => Error::new(ErrorKind::InvalidRules, e),
         })
     }
 
+    /// The compiled tables as JSON (what `plurnk-parser --tables` prints, validated against
+    /// `schema/tables.json`): everything the rule set knows about the language, for another
+    /// runtime to read.
+    pub fn tables_json(&self) -> std::borrow::Cow<'static, str> {
+        if self.as_builtin().is_some() {
+            std::borrow::Cow::Borrowed(BUILTIN_TABLES_JSON)
+        } else {
+            std::borrow::Cow::Owned(serde_json::to_string_pretty(&self.tables).unwrap_or_default())
+        }
+    }
+
     /// Builds the lookups; fails when the tables lack something the interpreter names.
-    pub fn from_tables(tables: Tables) -> Result<Rules, String> {
+    pub(crate) fn from_tables(tables: Tables) -> Result<Rules, String> {
         let mut diag_index = Vec::with_capacity(DiagId::ALL.len());
         for name in DiagId::ALL {
             match tables.diagnostics.iter().position(|d| d.id == *name) {
@@ -253,17 +292,17 @@ impl Rules {
         })
     }
 
-    pub fn diag(&self, id: DiagId) -> &Diagnostic {
+    pub(crate) fn diag(&self, id: DiagId) -> &Diagnostic {
         &self.tables.diagnostics[self.diag_index[id as usize]]
     }
 
     /// The diagnostic's text with its placeholders filled.
-    pub fn text(&self, id: DiagId, args: &[(&str, &str)]) -> String {
+    pub(crate) fn text(&self, id: DiagId, args: &[(&str, &str)]) -> String {
         fill_holes(&self.diag(id).text, &self.diag_holes[id as usize], args)
     }
 
     /// A diagnostic's text by its id string (working forms named from the operation table).
-    pub fn text_by_name(&self, id: &str, args: &[(&str, &str)]) -> String {
+    pub(crate) fn text_by_name(&self, id: &str, args: &[(&str, &str)]) -> String {
         match self.tables.diagnostics.iter().find(|d| d.id == id) {
             Some(d) => fill(&d.text, args),
             None => String::new(),
@@ -272,12 +311,12 @@ impl Rules {
 
     /// Operation `index`'s working form (what [`Rules::text_by_name`] gives for its
     /// `working_form` id).
-    pub fn op_working_form(&self, index: usize) -> String {
+    pub(crate) fn op_working_form(&self, index: usize) -> String {
         fill(&self.tables.diagnostics[self.working_forms[index]].text, &[])
     }
 
     /// The executors' working form for `executor` (what [`Rules::text_by_name`] gives).
-    pub fn exec_working_form(&self, executor: &str) -> String {
+    pub(crate) fn exec_working_form(&self, executor: &str) -> String {
         match self.exec_working_form {
             Some(i) => fill(&self.tables.diagnostics[i].text, &[("executor", executor)]),
             None => String::new(),
@@ -285,13 +324,13 @@ impl Rules {
     }
 
     #[inline]
-    pub fn is_name_byte(&self, b: u8) -> bool {
+    pub(crate) fn is_name_byte(&self, b: u8) -> bool {
         self.name_char[b as usize]
     }
 
     /// The length of the zero-width character (§heading-slot-order) starting at byte `at` of
     /// `text` (a `str`'s bytes), or 0.
-    pub fn zero_width_at(&self, text: &[u8], at: usize) -> usize {
+    pub(crate) fn zero_width_at(&self, text: &[u8], at: usize) -> usize {
         // Every zero-width character is three bytes opening with one of these.
         if at >= text.len() || !matches!(text[at], 0xE2 | 0xEF) {
             return 0;
@@ -310,7 +349,7 @@ impl Rules {
     /// The operation named exactly `name`. Names are a few bytes: compared inline, length first,
     /// rather than through a `memcmp` call per candidate sharing the first byte.
     #[inline]
-    pub fn op_index(&self, name: &str) -> Option<usize> {
+    pub(crate) fn op_index(&self, name: &str) -> Option<usize> {
         let (start, n) = self.op_first[*name.as_bytes().first()? as usize];
         let ops = &self.tables.operations;
         let want = name.as_bytes();
@@ -320,19 +359,20 @@ impl Rules {
         })
     }
 
-    pub fn op(&self, index: usize) -> &Operation {
+    pub(crate) fn op(&self, index: usize) -> &Operation {
         &self.tables.operations[index]
     }
 
     /// Whether `t` opens with a run of one fence character at least the minimum width long
     /// (the characters and the width are `rules/operations.yaml`'s `fence`).
-    pub fn starts_fence_run(&self, t: &str) -> bool {
+    #[cfg(test)]
+    pub(crate) fn starts_fence_run(&self, t: &str) -> bool {
         let min = self.fence_min() as usize;
         let b = t.as_bytes();
         b.len() >= min && self.tables.fence.chars.iter().filter_map(|c| c.bytes().next()).any(|ch| b[..min].iter().all(|&x| x == ch))
     }
 
-    pub fn fence_min(&self) -> u32 {
+    pub(crate) fn fence_min(&self) -> u32 {
         self.tables.fence.min_width
     }
 }
@@ -381,13 +421,13 @@ fn fill_holes(template: &str, holes: &[(u32, u32)], args: &[(&str, &str)]) -> St
 }
 
 /// Fills `{name}` placeholders (lowercase letters, digits, `_`); every other brace is text.
-pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
+pub(crate) fn fill(template: &str, args: &[(&str, &str)]) -> String {
     fill_holes(template, &holes(template), args)
 }
 
 /// The rule-file schemas this build embeds, for `--rules DIR` without `--schemas`.
 #[cfg(feature = "runtime-rules")]
-pub fn embedded_schemas() -> load::Schemas {
+pub(crate) fn embedded_schemas() -> load::Schemas {
     let parse = |s: &str| serde_json::from_str(s).expect("embedded schema parses");
     load::Schemas {
         operations: parse(include_str!("../../schema/rules/operations.json")),

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 /// `rules/operations.yaml`: the operation table and the executor facts (§op-shapes).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(not(feature = "runtime-rules"), allow(dead_code))] // a rule file as written: only the loader reads one
 pub struct OperationsFile {
     pub fence: FenceRules,
     pub executors: ExecutorRules,
@@ -116,15 +117,20 @@ pub struct Operation {
     pub tags: Vec<String>,
 }
 
+/// Which entry points admit an operation (§tier-entrypoints).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Tier {
+    /// Every tier.
     Protocol,
+    /// `parseClient` only (LOOK).
     Client,
 }
 
+/// Which fields a native operation's statement carries, in the contract's order (§op-shapes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Shape {
     /// `op aside target metadata lineMarker matcher body position`
     Selection,
@@ -211,6 +217,7 @@ pub enum InlineText {
 /// `rules/diagnostics.yaml`: every message the parser can emit.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(not(feature = "runtime-rules"), allow(dead_code))] // a rule file as written: only the loader reads one
 pub struct DiagnosticsFile {
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -253,17 +260,24 @@ pub enum DiagClass {
     Matcher,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// The stage a diagnostic is attributed to, as the reference implementation names it
+/// (informational: scorers ignore it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Source {
+    /// Reading a heading's characters.
     Lexer,
+    /// Reading a heading's slots.
     Parser,
+    /// Checking a statement against its operation.
     Visitor,
 }
 
 /// `rules/tolerance.yaml`: each tolerance rule and the pairing objective.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(not(feature = "runtime-rules"), allow(dead_code))] // a rule file as written: only the loader reads one
 pub struct ToleranceFile {
     pub pairing: Pairing,
     pub notation: Notation,

@@ -5,7 +5,8 @@
 
 #![allow(dead_code)]
 
-use plurnk_parser::{general_path_only, parse, parse_client, parse_statements, ParseOptions, ParseResult};
+use plurnk_parser::__private::general_path_only;
+use plurnk_parser::{parse, parse_client, parse_statements, ParseOptions, ParseResult};
 use serde_json::Value;
 
 fn both(f: impl Fn() -> Value) -> Value {
@@ -26,7 +27,7 @@ pub fn result(input: &str) -> Value {
 
 /// `parse` with the host's executors.
 pub fn result_with(input: &str, executors: &[&str]) -> Value {
-    let options = ParseOptions::with_executors(executors.iter().copied());
+    let options = ParseOptions::default().with_executors(executors.iter().copied());
     both(|| json(&parse(input, &options)))
 }
 

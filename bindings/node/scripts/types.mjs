@@ -60,6 +60,8 @@ const API = `
 export interface Options {
   /** Registered executors; the default is the rule set's, \`sh\`. */
   executors?: string[];
+  /** Write each diagnostic's stable id (rules/diagnostics.yaml) as \`id\`; off by default. */
+  diagnosticIds?: boolean;
 }
 
 /** What an emission with no operation attempts (§operation-attempt). */

@@ -13,7 +13,7 @@ use napi::bindgen_prelude::*;
 use napi::JsUnknown;
 use napi_derive::napi;
 
-use plurnk_parser::entry::{call_json, message, options_from_json};
+use plurnk_parser::__private::{call_json, message, options_from_json};
 
 fn options(json: Option<String>) -> Result<plurnk_parser::ParseOptions> {
     let value: Option<serde_json::Value> = match json {
@@ -23,7 +23,7 @@ fn options(json: Option<String>) -> Result<plurnk_parser::ParseOptions> {
         ),
         None => None,
     };
-    options_from_json(value.as_ref()).map(|(_, o)| o).map_err(|m| Error::new(Status::InvalidArg, m))
+    options_from_json(value.as_ref()).map(|(_, o)| o).map_err(|e| Error::new(Status::InvalidArg, e.to_string()))
 }
 
 /// Runs `f`, a panic turned into an error of this call.

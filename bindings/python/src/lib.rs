@@ -11,13 +11,15 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
-use plurnk_parser::entry::{call_json, message};
+use plurnk_parser::__private::{call_json, message};
 use plurnk_parser::ParseOptions;
 
 create_exception!(_native, ParserPanic, PyRuntimeError, "The parser panicked on this call; the process and the module go on.");
 
 fn options(executors: Option<Vec<String>>) -> ParseOptions {
-    ParseOptions { executors, ..ParseOptions::default() }
+    let mut options = ParseOptions::default();
+    options.executors = executors;
+    options
 }
 
 /// Runs `f` with a panic turned into `ParserPanic`.

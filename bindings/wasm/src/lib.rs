@@ -8,7 +8,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use plurnk_parser::entry::{call_json, message, options_from_json};
+use plurnk_parser::__private::{call_json, message, options_from_json};
 
 fn options(json: Option<String>) -> Result<plurnk_parser::ParseOptions, JsError> {
     let value: Option<serde_json::Value> = match json {
@@ -17,7 +17,7 @@ fn options(json: Option<String>) -> Result<plurnk_parser::ParseOptions, JsError>
         }
         None => None,
     };
-    options_from_json(value.as_ref()).map(|(_, o)| o).map_err(|m| JsError::new(&m))
+    options_from_json(value.as_ref()).map(|(_, o)| o).map_err(|e| JsError::new(&e.to_string()))
 }
 
 /// Calls `entry` on `input`; `options_json` is `{"executors"?: [string]}` as JSON. Returns the
