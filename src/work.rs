@@ -3,7 +3,7 @@
 //! adds the bytes (or steps) it examines — the line split, the line scanners, heading lexing,
 //! the pairing search's readings, column counts, the native marker search, JSON parsing, tag
 //! reading. `tests` under `cargo test` (the crate's own unit tests) and the fuzz targets (feature
-//! `work-count`) read it; otherwise [`add`] is an empty inline function and nothing is counted.
+//! `work-count`) read it; otherwise `add` is an empty inline function and nothing is counted.
 //!
 //! The bound the properties hold (`linear_on_every_shape`): on every rule-built shape, the work
 //! at 128 KB is at most 4.4 times the work at 32 KB, and the work per byte at most
