@@ -19,7 +19,7 @@ const TURN = [
   '```EDIT (docs/ÜBER.md)',
   '# Über',
   '```',
-  '```READ (src/broken.rs',
+  '```READ (src/broken.rs) <1,x>',
   '```',
   'That is all for this turn.',
   '',
@@ -58,8 +58,8 @@ test('the playground parses a pasted turn in the browser', async () => {
   assert.deepEqual(statements, ['READ (src/config.rs) <10,60>', 'EDIT (docs/ÜBER.md)']);
   const diags = await texts('#diagnostics li');
   assert.ok(diags.some((d) => d.startsWith('error at 7:')), diags.join('\n'));
-  // The stray closer after the refused READ is outside text.
-  assert.equal(await page.textContent('#text'), 'Checking the config loader.\n```\nThat is all for this turn.\n');
+  // The refused READ's block is no response text; what follows its closer is.
+  assert.equal(await page.textContent('#text'), 'Checking the config loader.\n\nThat is all for this turn.\n');
   // The source panel highlights the lines each item covers.
   const cls = await page.$$eval('#source .line', (els) => els.map((e) => e.className.replace('line', '').trim()));
   assert.deepEqual(cls.slice(0, 9), ['text', 'stmt', 'stmt', 'stmt', 'stmt', 'stmt', 'diag', 'text', 'text']);
