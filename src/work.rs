@@ -167,9 +167,10 @@ pub fn check_growth(small: &str, large: &str, run: impl Fn(&str), general: impl 
 /// units, and the weight turns) costs more per byte from there on, once; one whose reading
 /// settles over its first hundreds of kilobytes costs a little more per byte at each size, less
 /// each time. Super-linear work costs more per byte at each doubling, by a rising step (work
-/// `n²` adds as much per byte from twice `small` to four times it as from `small` to twice it,
-/// twice over). So growth past [`MAX_GROWTH`] fails when the work per byte rises on both halves
-/// of the way, and on the second by at least 1.5 times the first.
+/// `n²` adds twice as much per byte from twice `small` to four times it as from `small` to
+/// twice it). So growth past [`MAX_GROWTH`] fails when the work per byte rises on both halves
+/// of the way, on the second by at least 1.5 times the first, and again from four to eight
+/// times `small` by at least 1.5 times that.
 #[doc(hidden)]
 pub fn check_growth_of(build: impl Fn(usize) -> String, small: usize, run: impl Fn(&str), general: impl Fn(&str)) -> Result<(), String> {
     let (a, c) = (build(small), build(4 * small));
@@ -189,8 +190,15 @@ pub fn check_growth_of(build: impl Fn(usize) -> String, small: usize, run: impl 
     };
     // The two halves on one path each: `pb` and `pb2` differ only where short-cuts do.
     let (d1, d2) = (pb - pa, pc - pb2);
-    match d1 > 0.0 && d2 >= 1.5 * d1 {
-        true => Err(format!("{why} (per byte {pa:.2}, {pb:.2}, {pc:.2} at 1, 2 and 4 times {small} bytes)")),
+    if !(d1 > 0.0 && d2 >= 1.5 * d1) {
+        return Ok(());
+    }
+    // A rise that looks like growth is confirmed at eight times `small`: a step or a reading
+    // that settles between two and four times `small` rises less from there.
+    let d = build(8 * small);
+    let Some((pc2, pd)) = per_bytes(&c, &d, &run, &general) else { return Err(why) };
+    match pd - pc2 >= 1.5 * d2 {
+        true => Err(format!("{why} (per byte {pa:.2}, {pb:.2}, {pc:.2}, {pd:.2} at 1, 2, 4 and 8 times {small} bytes)")),
         false => Ok(()),
     }
 }

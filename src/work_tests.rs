@@ -231,3 +231,13 @@ fn a_step_in_the_reading_is_no_growth() {
     let quadratic = with_rescan(|| check_growth_of(|n| repeated("", "```READ (a.md)```", n), SMALL, run, general));
     assert!(quadratic.is_err(), "a quadratic stage is growth");
 }
+
+/// §native-tool-calls: the brackets matched for JSON values are kept per bound — a block's
+/// calls read to its next start, the JSON openings to the end of the input, in turn — so an
+/// array left open at each block (`<tools>` then `[{…},` repeated) is not matched again from
+/// its opening to the end once per block. Found by the mixed-shape property.
+#[test]
+fn native_tool_calls_open_arrays_between_blocks_are_matched_once() {
+    assert_linear("", "<tools>\n\n[{\"name\": \"frobnicate\", \"path\": \"a.md\"},\n\n");
+    assert_linear("", "<tool_call>\n[{\"name\": \"x\"},\n");
+}

@@ -265,7 +265,10 @@ type LastFind = (usize, usize, usize, Option<(usize, usize, usize)>);
 /// set ([`Closes::find`]).
 pub(crate) struct Closes<'a> {
     input: &'a str,
-    brackets: std::cell::RefCell<Brackets>,
+    /// Per bound, the two last asked (the blocks of one opening read to their next start, the
+    /// JSON openings to the end of the input, in turn): one kept per bound, so neither restarts
+    /// the other's reading.
+    brackets: std::cell::RefCell<[Brackets; 2]>,
     /// Per marker set (by address): the bound, the position searched from, and what was found.
     next: std::cell::RefCell<Vec<LastFind>>,
     /// The line last asked for its end: (first byte asked, the newline or input end after it,
@@ -327,6 +330,14 @@ impl<'a> Closes<'a> {
         found
     }
 
+    /// The brackets read up to `to`, the latest first: the other is given up for a new bound.
+    fn for_bound(br: &mut [Brackets; 2], to: usize) -> &mut Brackets {
+        if br[0].to != to {
+            br.swap(0, 1);
+        }
+        &mut br[0]
+    }
+
     /// `json_close(s, p, to)`; read from the matched brackets when `s` is the input itself and
     /// a bracket opens at `p` (the readers ask [`Closes::reading`]; the test holds both to it).
     #[cfg(test)]
@@ -334,7 +345,8 @@ impl<'a> Closes<'a> {
         if !std::ptr::eq(s, self.input) || !matches!(s.as_bytes().get(p), Some(b'{' | b'[')) || to > s.len() {
             return json_close(s, p, to);
         }
-        self.brackets.borrow_mut().close(s.as_bytes(), p, to)
+        let mut br = self.brackets.borrow_mut();
+        Self::for_bound(&mut br, to).close(s.as_bytes(), p, to)
     }
 
     /// What a JSON parser makes of the value opening at `p` (a `{` or `[`) up to `to`, told
@@ -350,6 +362,7 @@ impl<'a> Closes<'a> {
             };
         }
         let mut br = self.brackets.borrow_mut();
+        let br = Self::for_bound(&mut br, to);
         let close = br.close(s.as_bytes(), p, to);
         br.reading(p, close)
     }
