@@ -43,23 +43,9 @@ fn ns_per_byte(input: &str, secs: f64) -> f64 {
     best / input.len() as f64
 }
 
-#[repr(C)]
-struct Timespec {
-    sec: i64,
-    nsec: i64,
-}
-
-extern "C" {
-    fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;
-}
-
-/// This thread's CPU time in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`).
-fn thread_ns() -> f64 {
-    let mut ts = Timespec { sec: 0, nsec: 0 };
-    // SAFETY: a plain libc call writing the struct it is handed.
-    unsafe { clock_gettime(3, &mut ts) };
-    ts.sec as f64 * 1e9 + ts.nsec as f64
-}
+#[path = "support/cputime.rs"]
+mod cputime;
+use cputime::thread_ns;
 
 /// This thread's CPU nanoseconds per byte of one `parse` of `input`: the best of the rounds run
 /// in `secs` (at least two).

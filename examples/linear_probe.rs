@@ -10,24 +10,9 @@ mod shapes;
 
 use plurnk_parser::ParseOptions;
 
-#[repr(C)]
-struct Timespec {
-    sec: i64,
-    nsec: i64,
-}
-
-extern "C" {
-    fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;
-}
-
-/// This thread's CPU time in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`): on a machine shared with
-/// other work, the time this thread ran, not the time it waited.
-fn thread_ns() -> f64 {
-    let mut ts = Timespec { sec: 0, nsec: 0 };
-    // SAFETY: a plain libc call writing the struct it is handed.
-    unsafe { clock_gettime(3, &mut ts) };
-    ts.sec as f64 * 1e9 + ts.nsec as f64
-}
+#[path = "../benches/support/cputime.rs"]
+mod cputime;
+use cputime::thread_ns;
 
 /// The best of `rounds` parses of `input` (all on the general path with `PROBE_GENERAL` set, so
 /// a turn past a short-cut's bound compares with one below it).

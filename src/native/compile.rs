@@ -18,7 +18,6 @@ use crate::rules::Rules;
 #[derive(Debug)]
 pub(crate) struct Markers {
     spellings: Vec<String>,
-    start: StartKind,
     ac: OnceLock<Option<AhoCorasick>>,
     /// The byte search that leads [`Self::find`], when the spellings allow one.
     lead: Option<Anchors>,
@@ -190,25 +189,15 @@ fn first_hit(bytes: &[u8], b: &[u8], p: usize, to: usize, hits: &mut Hits) -> Op
 }
 
 impl Markers {
-    /// A marker searched anchored (`at`) or not (`find`).
-    pub(crate) fn new<S: AsRef<str>>(spellings: &[S]) -> Markers {
-        Self::with(spellings, StartKind::Both)
-    }
-
-    /// The openings searched over all outside text of every emission. Anchored too: each
-    /// start the anchor search implies is tried alone (see [`Self::find`]).
-    pub(crate) fn scanner<S: AsRef<str>>(spellings: &[S]) -> Markers {
-        Self::with(spellings, StartKind::Both)
-    }
-
-    /// Every marker is a contiguous NFA: it builds in a fraction of a DFA's time, and the
-    /// search over outside text is led by the anchor search either way (on a megabyte of
+    /// A marker searched anchored (`at`, and each start the anchor search implies) or not
+    /// (`find`). Every marker is a contiguous NFA: it builds in a fraction of a DFA's time, and
+    /// the search over outside text is led by the anchor search either way (on a megabyte of
     /// tag-dense HTML the DFA saved 1% of the parse; its build cost 4 M instructions, half a
     /// short CLI run).
-    fn with<S: AsRef<str>>(spellings: &[S], start: StartKind) -> Markers {
+    pub(crate) fn new<S: AsRef<str>>(spellings: &[S]) -> Markers {
         let spellings: Vec<String> = spellings.iter().map(|s| s.as_ref()).filter(|s| !s.is_empty()).map(str::to_string).collect();
         let lead = Anchors::new(&spellings);
-        Markers { spellings, start, ac: OnceLock::new(), lead }
+        Markers { spellings, ac: OnceLock::new(), lead }
     }
 
     /// The automaton, built the first time it is asked for (leftmost-longest, ASCII
@@ -222,7 +211,7 @@ impl Markers {
                 AhoCorasick::builder()
                     .ascii_case_insensitive(true)
                     .match_kind(MatchKind::LeftmostLongest)
-                    .start_kind(self.start)
+                    .start_kind(StartKind::Both)
                     .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
                     .build(&self.spellings)
                     .ok()
@@ -291,9 +280,6 @@ impl Markers {
         let next_may = st + 1 < to && has(set, b[st + 1]);
         if !next_may && set[0] != u64::MAX {
             return None;
-        }
-        if self.start == StartKind::Unanchored {
-            return Self::find_in(ac, s, st, to).filter(|m| m.0 == st);
         }
         ac.find(Input::new(s).range(st..to).anchored(Anchored::Yes)).map(|m| (m.start(), m.end(), m.pattern().as_usize()))
     }
@@ -726,13 +712,13 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
         v.sort_unstable();
     }
     let pats: Vec<&str> = spellings.iter().map(|(s, _)| s.as_str()).collect();
-    let openings = Markers::scanner(&pats);
+    let openings = Markers::new(&pats);
     let kept: Vec<&(String, Vec<usize>)> = spellings.iter().filter(|(_, v)| !v.iter().all(|&b| blocks[b].json_call_only())).collect();
     let json_blocks_json_only = blocks.iter().filter(|b| b.opening == Opening::Json).all(|b| b.json_only);
     let unnamed = (json_blocks_json_only && kept.len() < spellings.len()).then(|| {
         let pats: Vec<&str> = kept.iter().map(|(s, _)| s.as_str()).collect();
         // A kept spelling opens only its other blocks there: the JSON-only ones are refused.
-        (Markers::scanner(&pats), kept.iter().map(|(_, v)| v.iter().copied().filter(|&b| !blocks[b].json_call_only()).collect()).collect())
+        (Markers::new(&pats), kept.iter().map(|(_, v)| v.iter().copied().filter(|&b| !blocks[b].json_call_only()).collect()).collect())
     });
     let opens = spellings.into_iter().map(|(_, v)| v).collect();
     let keys = rules.tables.native_parameters.as_ref().map(super::map::Keys::new).unwrap_or_default();
