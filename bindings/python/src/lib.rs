@@ -16,8 +16,8 @@ use plurnk_parser::ParseOptions;
 
 create_exception!(_native, ParserPanic, PyRuntimeError, "The parser panicked on this call; the process and the module go on.");
 
-fn options(executors: Option<Vec<String>>) -> ParseOptions {
-    let mut options = ParseOptions::default();
+fn options(executors: Option<Vec<String>>, diagnostic_ids: bool) -> ParseOptions {
+    let mut options = ParseOptions::default().with_diagnostic_ids(diagnostic_ids);
     options.executors = executors;
     options
 }
@@ -31,11 +31,11 @@ fn guarded<T>(f: impl FnOnce() -> T) -> PyResult<T> {
 }
 
 /// Calls `entry` on `input` with the GIL released; returns the result as JSON text or raises
-/// `ValueError` with the entry's message.
+/// `ValueError` with the entry's message. `diagnostic_ids` adds each diagnostic's stable `id`.
 #[pyfunction]
-#[pyo3(signature = (entry, input, executors=None))]
-fn call(py: Python<'_>, entry: &str, input: &str, executors: Option<Vec<String>>) -> PyResult<String> {
-    let opts = options(executors);
+#[pyo3(signature = (entry, input, executors=None, diagnostic_ids=false))]
+fn call(py: Python<'_>, entry: &str, input: &str, executors: Option<Vec<String>>, diagnostic_ids: bool) -> PyResult<String> {
+    let opts = options(executors, diagnostic_ids);
     py.detach(|| guarded(|| call_json(entry, input, &opts)))?.map_err(PyValueError::new_err)
 }
 
@@ -57,9 +57,9 @@ struct StreamParser {
 #[pymethods]
 impl StreamParser {
     #[new]
-    #[pyo3(signature = (executors=None))]
-    fn new(executors: Option<Vec<String>>) -> Self {
-        StreamParser { inner: plurnk_parser::StreamParser::new(options(executors)), finished: false }
+    #[pyo3(signature = (executors=None, diagnostic_ids=false))]
+    fn new(executors: Option<Vec<String>>, diagnostic_ids: bool) -> Self {
+        StreamParser { inner: plurnk_parser::StreamParser::new(options(executors, diagnostic_ids)), finished: false }
     }
 
     /// Feeds bytes (a character may be split across chunks).

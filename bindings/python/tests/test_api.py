@@ -40,6 +40,22 @@ def test_every_entry():
     assert pp.call("parseClient", "```LOOK (known://x)\n```") == pp.parse_client("```LOOK (known://x)\n```")
 
 
+def test_diagnostic_ids_only_when_asked():
+    """§parse-diagnostics: the contract's JSON has no `id`; the option adds the stable one."""
+    prose = "Nothing to do here, ça va.\r\n"
+    plain = pp.parse(prose)["items"][-1]["error"]
+    assert "id" not in plain
+    tagged = pp.parse(prose, diagnostic_ids=True)["items"][-1]["error"]
+    assert tagged["id"] == "no-operation" and tagged["message"] == plain["message"]
+    assert pp.call("parse", prose, diagnostic_ids=True) == pp.parse(prose, diagnostic_ids=True)
+    s = pp.StreamParser(diagnostic_ids=True)
+    s.feed(prose)
+    assert s.finish()["items"][-1]["error"]["id"] == "no-operation"
+    assert "id" not in pp.StreamParser().feed(prose).finish()["items"][-1]["error"]
+    with pytest.raises(TypeError):
+        pp.parse(prose, ["sh"], True)
+
+
 def test_errors_raise():
     with pytest.raises(ValueError):
         pp.parse_path("http://[::1")

@@ -43,39 +43,43 @@ def _executors(executors):
     return [str(e) for e in executors]
 
 
-def call(entry, text, executors=None):
-    """Calls the entry point named as the contract names it (``parse``, ``parseStatements``, …)."""
-    return json.loads(_native.call(entry, text, _executors(executors)))
+def call(entry, text, executors=None, *, diagnostic_ids=False):
+    """Calls the entry point named as the contract names it (``parse``, ``parseStatements``, …).
+
+    Every entry takes ``diagnostic_ids``: when true, each diagnostic carries its stable ``id``
+    (the rule file's key, e.g. ``"syntax.no-operation"``), which the contract's JSON otherwise
+    leaves out; match on it rather than on the message text."""
+    return json.loads(_native.call(entry, text, _executors(executors), bool(diagnostic_ids)))
 
 
-def parse(text, executors=None):
+def parse(text, executors=None, *, diagnostic_ids=False):
     """One model turn: ``{"items": [...], "unparsedTail"?: {...}}``."""
-    return json.loads(_native.call("parse", text, _executors(executors)))
+    return json.loads(_native.call("parse", text, _executors(executors), bool(diagnostic_ids)))
 
 
-def parse_statements(text, executors=None):
+def parse_statements(text, executors=None, *, diagnostic_ids=False):
     """Protocol statements only."""
-    return json.loads(_native.call("parseStatements", text, _executors(executors)))
+    return json.loads(_native.call("parseStatements", text, _executors(executors), bool(diagnostic_ids)))
 
 
-def parse_client(text, executors=None):
+def parse_client(text, executors=None, *, diagnostic_ids=False):
     """Executable blocks, LOOK included."""
-    return json.loads(_native.call("parseClient", text, _executors(executors)))
+    return json.loads(_native.call("parseClient", text, _executors(executors), bool(diagnostic_ids)))
 
 
-def parse_reasoning(text, executors=None):
+def parse_reasoning(text, executors=None, *, diagnostic_ids=False):
     """The complete NOTE, FIND and READ statements of exposed reasoning."""
-    return json.loads(_native.call("parseReasoning", text, _executors(executors)))
+    return json.loads(_native.call("parseReasoning", text, _executors(executors), bool(diagnostic_ids)))
 
 
-def operation_attempt(text, executors=None):
+def operation_attempt(text, executors=None, *, diagnostic_ids=False):
     """For an emission with no operation: the attempt it makes, or ``None`` for prose."""
-    return json.loads(_native.call("operationAttempt", text, _executors(executors)))
+    return json.loads(_native.call("operationAttempt", text, _executors(executors), bool(diagnostic_ids)))
 
 
 def parse_path(path):
     """One target decomposed; raises ``ValueError`` on a malformed path."""
-    return json.loads(_native.call("parsePath", path, None))
+    return json.loads(_native.call("parsePath", path, None, False))
 
 
 class StreamParser:
@@ -88,8 +92,8 @@ class StreamParser:
 
     __slots__ = ("_inner",)
 
-    def __init__(self, executors=None):
-        self._inner = _native.StreamParser(_executors(executors))
+    def __init__(self, executors=None, *, diagnostic_ids=False):
+        self._inner = _native.StreamParser(_executors(executors), bool(diagnostic_ids))
 
     def feed(self, chunk):
         """Feeds a chunk: ``str``, or bytes (a character may be split across chunks)."""
