@@ -29,13 +29,13 @@
 //! The tests below and the fuzz harness hold the two to the same output.
 
 use crate::ast::{Item, ParseResult, Position, TextItem};
-use crate::build;
 use crate::heading::Segment;
 use crate::pair::regions::{End, Form, OpRegion};
 use crate::pair::{Block, HISTORY_CAP};
 use crate::rules::{DiagId, Rules};
 use crate::scan::{self, Class, Classifier, Info, Named};
 use crate::small::Small;
+use crate::statement;
 use crate::{Entry, Workspace};
 
 /// An operation unit held open: its heading's line, fence indent, width and name, whether the
@@ -103,7 +103,7 @@ pub(crate) fn read<'a>(input: &'a str, rules: &Rules, cls: &Classifier, entry: E
     }
     let Workspace { lines, build_scratch, heads, clean, clean_tags: notes, .. } = ws;
     let lines: &[scan::Line] = lines;
-    let ctx = build::Ctx::new(input, lines, rules, cls, entry, build_scratch, heads);
+    let ctx = statement::Ctx::new(input, lines, rules, cls, entry, build_scratch, heads);
     // The text after the last block, from where the text resumes.
     let last = clean.last().map_or((0, 0), |u| (u.resume, u.closer));
     let text_after = text && !scan::blank(&input[last.0..]);
@@ -134,7 +134,7 @@ pub(crate) fn read<'a>(input: &'a str, rules: &Rules, cls: &Classifier, entry: E
             closers: Small::new(),
             closed: false,
         };
-        if !build::clean_statement(&ctx, &r, &seg, &mut items) {
+        if !statement::clean_statement(&ctx, &r, &seg, &mut items) {
             return None;
         }
         resume = (u.resume, u.closer);
@@ -162,7 +162,7 @@ pub(crate) fn read<'a>(input: &'a str, rules: &Rules, cls: &Classifier, entry: E
 
 /// The diagnostic a line in the outside text draws: a heading an unlabeled quotation shows was
 /// not run (§quotation), an unknown tag with slots is named (§interstitial-fence).
-fn note<'a>(ctx: &build::Ctx<'a, '_>, line: u32, f: &scan::Fence) -> Item<'a> {
+fn note<'a>(ctx: &statement::Ctx<'a, '_>, line: u32, f: &scan::Fence) -> Item<'a> {
     match f.info {
         Info::Heading(named) => {
             let name = match named {
@@ -393,7 +393,7 @@ fn unclosed_last(input: &str, rules: &Rules, cls: &Classifier, text: bool, ws: &
 }
 
 /// Outside text from `at` (a byte offset and its line) to `end` (§response-text).
-fn push_text<'a>(ctx: &build::Ctx<'a, '_>, items: &mut Vec<Item<'a>>, at: (usize, u32), end: usize) {
+fn push_text<'a>(ctx: &statement::Ctx<'a, '_>, items: &mut Vec<Item<'a>>, at: (usize, u32), end: usize) {
     let (s, line) = at;
     let start = ctx.lines[line as usize].start;
     items.push(Item::Text(TextItem { content: std::borrow::Cow::Borrowed(&ctx.input[s..end]), position: ctx.pos(line, s - start) }));

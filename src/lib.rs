@@ -73,11 +73,10 @@
 #![warn(missing_docs)]
 
 // The pipeline stages, named from the spec: scan (lines and their classes), pair (§fence-pairing:
-// where every block ends), heading (a heading line's statements and slots), build (statements
+// where every block ends), heading (a heading line's statements and slots), statement (statements
 // under the operation table), diagnose (messages from `rules/diagnostics.yaml`). None of them is
 // API; `__private` below lends what the tests, benches, fuzz targets and bindings need.
 mod ast;
-mod build;
 mod clean_turn;
 mod diagnose;
 mod entry;
@@ -92,6 +91,7 @@ mod rules;
 mod scan;
 mod scope;
 mod small;
+mod statement;
 mod stream;
 mod target;
 #[doc(hidden)]
@@ -349,7 +349,7 @@ struct Workspace {
     regions: pair::regions::Regions,
     rb: Vec<pair::regions::Rb>,
     covered: Vec<(usize, usize)>,
-    build_scratch: build::Scratch,
+    build_scratch: statement::Scratch,
     /// The operation blocks of a clean turn and its unknown tags with slots (`clean_turn`).
     clean: Vec<clean_turn::Unit>,
     clean_tags: Vec<(u32, scan::Fence)>,
@@ -535,14 +535,14 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
     pair::regions::replay_into(plines, &pair_bufs.committed, digits_label, regions, rb);
     let regions: &pair::regions::Regions = regions;
 
-    let ctx = build::Ctx::new(input, lines, rules, &cls, entry, build_scratch, heads);
-    let mut out = build::Out::default();
+    let ctx = statement::Ctx::new(input, lines, rules, &cls, entry, build_scratch, heads);
+    let mut out = statement::Out::default();
     // One statement per region and about one text item between two: grown once, not doubled.
     out.items.reserve(2 * regions.ops.len() + regions.shown.len() + 1);
     covered.clear();
     covered.reserve(regions.ops.len());
     for r in &regions.ops {
-        let keep_going = build::build_region(&ctx, r, &mut out);
+        let keep_going = statement::build_region(&ctx, r, &mut out);
         covered.push(coverage(&ctx, r));
         if !keep_going {
             break;
@@ -609,7 +609,7 @@ fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, 
 
 /// §interstitial-fence: an unknown tag with slots, fence `f` on `line`, is named where it
 /// stands (the block it opens quotes; the tag runs nothing).
-fn unknown_tag<'a>(ctx: &build::Ctx<'a, '_>, line: u32, f: &scan::Fence) -> Item<'a> {
+fn unknown_tag<'a>(ctx: &statement::Ctx<'a, '_>, line: u32, f: &scan::Fence) -> Item<'a> {
     let t = ctx.line_text(line);
     let end = ctx.cls.name_end(t.as_bytes(), f.info_at);
     Item::Error(diagnose::make(ctx.rules, DiagId::NotAnOperation, ctx.pos(line, f.indent as usize), &[("name", &t[f.info_at..end])], None))
@@ -721,7 +721,7 @@ fn forgotten_tag(cls: &Classifier, next: &str, class: &Class) -> Option<Named> {
 }
 
 /// The byte span an operation region takes out of the response text.
-fn coverage(ctx: &build::Ctx<'_, '_>, r: &pair::regions::OpRegion) -> (usize, usize) {
+fn coverage(ctx: &statement::Ctx<'_, '_>, r: &pair::regions::OpRegion) -> (usize, usize) {
     use pair::regions::End;
     let lines = ctx.lines;
     let start = lines[r.start_line as usize].start;
@@ -766,7 +766,7 @@ fn coverage(ctx: &build::Ctx<'_, '_>, r: &pair::regions::OpRegion) -> (usize, us
 }
 
 /// §response-text: each non-whitespace span outside operation regions, exactly as written.
-fn text_items<'a>(ctx: &build::Ctx<'a, '_>, covered: &mut [(usize, usize)], items: &mut Vec<Item<'a>>) {
+fn text_items<'a>(ctx: &statement::Ctx<'a, '_>, covered: &mut [(usize, usize)], items: &mut Vec<Item<'a>>) {
     covered.sort();
     let mut at = 0;
     let push = |s: usize, e: usize, items: &mut Vec<Item<'a>>| {

@@ -235,7 +235,7 @@ pub(crate) fn unmetered<R>(f: impl FnOnce() -> R) -> R {
 }
 
 /// The test of the test: runs `f` with one stage made quadratic on purpose — a statement's
-/// column is counted from its line start again (as before `build::Ctx::pos` kept its last
+/// column is counted from its line start again (as before `statement::Ctx::pos` kept its last
 /// position), so a line of many statements costs its length once per statement. The linear
 /// property must fail under it. Does nothing unless counting is compiled in.
 #[doc(hidden)]
