@@ -77,7 +77,6 @@
 // under the operation table), diagnose (messages from `rules/diagnostics.yaml`). None of them is
 // API; `__private` below lends what the tests, benches, fuzz targets and bindings need.
 mod ast;
-mod clean_turn;
 mod diagnose;
 mod entry;
 mod error;
@@ -94,6 +93,7 @@ mod small;
 mod statement;
 mod stream;
 mod target;
+mod turn;
 #[doc(hidden)]
 pub mod work;
 // The unit tests include the fuzz harness (`work`), which names the crate by its name.
@@ -350,8 +350,8 @@ struct Workspace {
     rb: Vec<pair::regions::Rb>,
     covered: Vec<(usize, usize)>,
     build_scratch: statement::Scratch,
-    /// The operation blocks of a clean turn and its unknown tags with slots (`clean_turn`).
-    clean: Vec<clean_turn::Unit>,
+    /// The operation blocks of a clean turn and its unknown tags with slots (`turn::clean`).
+    clean: Vec<turn::clean::Unit>,
     clean_tags: Vec<(u32, scan::Fence)>,
 }
 
@@ -499,11 +499,11 @@ fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry
 }
 
 /// §fence-pairing: a clean turn read in one pass (built-in rule set, short-cuts on; see
-/// `clean_turn`), its lines already in `ws.lines`; `None` sends it to the general path.
+/// `turn::clean`), its lines already in `ws.lines`; `None` sends it to the general path.
 #[inline]
 fn read_clean<'a>(input: &'a str, rules: &Rules, cls: &Classifier, entry: Entry, ws: &mut Workspace) -> Option<ParseResult<'a>> {
     if std::ptr::eq(rules, Rules::builtin()) && shortcuts() {
-        let read = clean_turn::read(input, rules, cls, entry, ws);
+        let read = turn::clean::read(input, rules, cls, entry, ws);
         if read.is_some() {
             work::took(work::Shortcut::CleanTurn);
         }
@@ -869,7 +869,7 @@ pub mod __private {
     /// The way `parse` reads a turn (see [`reading_path`]).
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum ReadingPath {
-        /// The clean-turn reader took it in one pass (§fence-pairing, `clean_turn`).
+        /// The clean-turn reader took it in one pass (§fence-pairing, `turn::clean`).
         OnePass,
         /// The general path: pairing search, region replay, text cover.
         General,

@@ -70,7 +70,7 @@ pub(crate) fn add(stage: Stage, n: usize) {
 #[derive(Debug, Clone, Copy)]
 #[repr(u8)]
 pub enum Shortcut {
-    /// `clean_turn` read the turn.
+    /// `turn::clean` read the turn.
     CleanTurn = 1,
     /// `pair::clean` paired the fences.
     CleanPairing = 2,

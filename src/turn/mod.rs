@@ -1,0 +1,3 @@
+//! One turn.
+
+pub(crate) mod clean;
