@@ -76,6 +76,30 @@ pub enum Shortcut {
     CleanPairing = 2,
 }
 
+thread_local! {
+    /// Set while [`general_path_only`] runs: this thread's parses take no short-cut.
+    static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether this thread's parses may take the short-cuts (see [`general_path_only`]).
+#[inline]
+pub(crate) fn shortcuts() -> bool {
+    !GENERAL_ONLY.with(|g| g.get())
+}
+
+/// Runs `f` with this thread's parses on the general path alone (`__private::general_path_only`).
+pub(crate) fn general_path_only<R>(f: impl FnOnce() -> R) -> R {
+    /// Restores the switch, also when `f` panics.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            GENERAL_ONLY.with(|g| g.set(self.0));
+        }
+    }
+    let _restore = Restore(GENERAL_ONLY.with(|g| g.replace(true)));
+    f()
+}
+
 /// Notes that this thread's parse took `shortcut` (nothing unless counting is compiled in).
 #[inline(always)]
 pub(crate) fn took(shortcut: Shortcut) {

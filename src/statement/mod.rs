@@ -9,12 +9,13 @@ use std::borrow::Cow;
 use crate::ast::*;
 use crate::diagnose::make;
 use crate::heading::{self, LexStop, Lexed, Segment, Tok};
+use crate::options::Entry;
 use crate::pair::regions::{End, Form, OpRegion};
 use crate::rules::model::{BodyKind, InlineText, LeadingMetadata, Operands, Operation, ScopeDomain, Shape, Tier};
 use crate::rules::{DiagId, Rules};
 use crate::scan::{Classifier, Line, Named};
 use crate::small::Small;
-use crate::{matcher, scope, target, Entry};
+use crate::{matcher, scope, target};
 
 mod plain;
 
@@ -650,7 +651,7 @@ fn statement_lexed<'a>(
         _ => None,
     };
     if let (Some(&(at, (ps, pe))), Some(first)) = (h.arrows.first(), first) {
-        let canonical = crate::render::heading(first);
+        let canonical = crate::canonical::heading(first);
         notes.insert(
             0,
             make(

@@ -113,7 +113,7 @@ pub(super) fn statement<'a>(
     body: Option<(usize, usize, u32, u32)>,
     out: &mut Vec<Item<'a>>,
 ) -> Option<Result<(), Refusal>> {
-    if r.form != Form::Fenced || !seg.closers.is_empty() || !crate::shortcuts() {
+    if r.form != Form::Fenced || !seg.closers.is_empty() || !crate::work::shortcuts() {
         return None;
     }
     let line = ctx.line_text(r.head_line);
@@ -427,7 +427,7 @@ mod tests {
         let before = BUILT.with(|b| b.get());
         let fast = f(turn, &opts);
         let built = BUILT.with(|b| b.get()) - before;
-        let general = crate::general_path_only(|| f(turn, &opts));
+        let general = crate::__private::general_path_only(|| f(turn, &opts));
         (fast, general, built)
     }
 

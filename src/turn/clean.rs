@@ -28,15 +28,16 @@
 //!
 //! The tests below and the fuzz harness hold the two to the same output.
 
+use super::Workspace;
 use crate::ast::{Item, ParseResult, Position, TextItem};
 use crate::heading::Segment;
+use crate::options::Entry;
 use crate::pair::regions::{End, Form, OpRegion};
 use crate::pair::{Block, HISTORY_CAP};
 use crate::rules::{DiagId, Rules};
 use crate::scan::{self, Class, Classifier, Info, Named};
 use crate::small::Small;
 use crate::statement;
-use crate::{Entry, Workspace};
 
 /// An operation unit held open: its heading's line, fence indent, width and name, whether the
 /// operation takes no body, and whether its body may hold inner blocks (it is not narrower than
@@ -171,7 +172,7 @@ fn note<'a>(ctx: &statement::Ctx<'a, '_>, line: u32, f: &scan::Fence) -> Item<'a
             };
             Item::Error(crate::diagnose::make(ctx.rules, DiagId::ShownNotRun, ctx.pos(line, f.indent as usize), &[("op", name)], None))
         }
-        _ => crate::unknown_tag(ctx, line, f),
+        _ => super::unknown_tag(ctx, line, f),
     }
 }
 
@@ -408,7 +409,8 @@ thread_local! {
 #[cfg(test)]
 mod tests {
     use super::TAKEN;
-    use crate::{general_path_only, parse, parse_client, parse_statements, ParseOptions, ParseResult};
+    use crate::__private::general_path_only;
+    use crate::{parse, parse_client, parse_statements, ParseOptions, ParseResult};
 
     /// `(result by the short-cuts, by the general path, whether this reader took the turn)`.
     fn both<'a>(f: fn(&'a str, &ParseOptions) -> ParseResult<'a>, turn: &'a str) -> (ParseResult<'a>, ParseResult<'a>, bool) {
