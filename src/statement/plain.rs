@@ -13,6 +13,8 @@
 //! possible target group, a client-tier name, a closer on the line. The tests below hold the
 //! two paths to the same output.
 
+use super::operation::{body_text, kept_body, op_head, prompt_optional, read_matcher};
+use super::slots::{dropped_scope_note, drops_scopes, invalid_uri, leading_metadata, missing_target, parse_target, read_scope_tok};
 use super::*;
 
 /// A plain heading's slots, by byte offsets into the line.
