@@ -93,7 +93,7 @@ pub(crate) struct Workspace {
     rb: Vec<pair::regions::Rb>,
     covered: Vec<(usize, usize)>,
     build_scratch: statement::Scratch,
-    /// The operation blocks of a clean turn and its unknown tags with slots (`turn::clean`).
+    /// The operation blocks of a clean turn and its unknown tags with slots ([`clean`]).
     clean: Vec<clean::Unit>,
     clean_tags: Vec<(u32, scan::Fence)>,
 }
@@ -135,7 +135,7 @@ fn run_once<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry
 }
 
 /// §fence-pairing: a clean turn read in one pass (built-in rule set, short-cuts on; see
-/// `turn::clean`), its lines already in `ws.lines`; `None` sends it to the general path.
+/// [`clean`]), its lines already in `ws.lines`; `None` sends it to the general path.
 #[inline]
 fn read_clean<'a>(input: &'a str, rules: &Rules, cls: &Classifier, entry: Entry, ws: &mut Workspace) -> Option<ParseResult<'a>> {
     if std::ptr::eq(rules, Rules::builtin()) && work::shortcuts() {
@@ -149,6 +149,8 @@ fn read_clean<'a>(input: &'a str, rules: &Rules, cls: &Classifier, entry: Entry,
     }
 }
 
+/// One pass over `input` in workspace `ws`: the one-pass reader when it takes the turn, else the
+/// general path.
 fn run_in<'a>(input: &'a str, rules: &Rules, registry: &Registry, entry: Entry, ws: &mut Workspace) -> ParseResult<'a> {
     let cls = Classifier::new(rules, registry);
     scan::lines_into(input, &mut ws.lines);
