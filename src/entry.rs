@@ -13,9 +13,10 @@ use serde::Serialize;
 
 use crate::ast::*;
 use crate::error::{Error, ErrorKind};
+use crate::options::{Entry, ParseOptions};
 use crate::rules::Rules;
 use crate::scan::{self, Class, Classifier, Fence, Info, Line, Named, Registry};
-use crate::ParseOptions;
+use crate::{target, turn};
 
 /// A fence line as the walkers see it: a fence within the indentation limit that is not inline
 /// code (CommonMark: a backtick fence's info carries no backtick) and not a closer chained to an
@@ -91,9 +92,9 @@ enum Reading<'a> {
 /// text and the two parses agree; when it did not, the sentinel lands in a body.
 fn judge<'a>(input: &'a str, lines: &[Line], from: usize, to: usize, options: &ParseOptions) -> Reading<'a> {
     let span = &input[lines[from].start..lines[to].end];
-    let read = crate::parse_statements(span, options);
+    let read = turn::run(span, options, Entry::Statements);
     let probe = format!("{span}\n.");
-    let probed = crate::parse_statements(&probe, options);
+    let probed = turn::run(&probe, options, Entry::Statements);
     if read.unparsed_tail.is_some() || probed.unparsed_tail.is_some() {
         return Reading::Malformed;
     }
@@ -298,7 +299,7 @@ fn packet_row(text: &str) -> bool {
 /// assert_eq!((attempt.kind, attempt.name.as_deref()), (AttemptKind::Heading, Some("READ")));
 /// ```
 pub fn operation_attempt(input: &str, options: &ParseOptions) -> Option<Attempt> {
-    let parsed = crate::parse(input, options);
+    let parsed = turn::run(input, options, Entry::Parse);
     if parsed.items.iter().any(|i| matches!(i, Item::Statement(_))) {
         return None;
     }
@@ -390,12 +391,12 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 fn call_json_unguarded(entry: &str, input: &str, options: &ParseOptions) -> Result<String, String> {
     let json = match entry {
-        "parse" => serde_json::to_string(&crate::parse(input, options)),
-        "parseStatements" => serde_json::to_string(&crate::parse_statements(input, options)),
-        "parseClient" => serde_json::to_string(&crate::parse_client(input, options)),
+        "parse" => serde_json::to_string(&turn::run(input, options, Entry::Parse)),
+        "parseStatements" => serde_json::to_string(&turn::run(input, options, Entry::Statements)),
+        "parseClient" => serde_json::to_string(&turn::run(input, options, Entry::Client)),
         "parseReasoning" => serde_json::to_string(&parse_reasoning(input, options)),
         "operationAttempt" => serde_json::to_string(&operation_attempt(input, options)),
-        "parsePath" => match crate::parse_path(input) {
+        "parsePath" => match target::parse_path(input) {
             Ok(t) => serde_json::to_string(&t),
             Err(e) => return Err(e.to_string()),
         },

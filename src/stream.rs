@@ -70,10 +70,11 @@
 //!   the builder over the text, linear in its length.
 
 use crate::ast::*;
+use crate::options::{Entry, ParseOptions};
 use crate::rules::model::NativeForm;
 use crate::rules::Rules;
 use crate::scan::{self, Class, Classifier, Fence, Info, Named, Registry};
-use crate::ParseOptions;
+use crate::turn;
 
 /// Where the provisional reading stands at the start of the next line.
 #[derive(Debug, Clone)]
@@ -348,7 +349,7 @@ impl StreamParser {
     fn read_closed(&mut self, from: usize, to: usize, first_line: u32, keep_from: Position, keep_before: Option<Position>) {
         let span = &self.text[from..to];
         self.examined += span.len() as u64;
-        let parsed = crate::parse_statements(span, &self.options);
+        let parsed = turn::run(span, &self.options, Entry::Statements);
         for item in parsed.items {
             if let Item::Statement(mut s) = item {
                 s.position.line += first_line;
@@ -567,7 +568,7 @@ impl StreamParser {
     /// (§native-tool-calls), and the statement tier alone would.
     fn reads_alone(&mut self, start: usize, end: usize, line_no: u32, before: usize) -> bool {
         self.examined += (end - start) as u64;
-        let alone = crate::parse(&self.text[start..end], &self.options);
+        let alone = turn::run(&self.text[start..end], &self.options, Entry::Parse);
         let read = &self.provisional[before..];
         !read.is_empty()
             && alone.unparsed_tail.is_none()
@@ -699,6 +700,6 @@ impl StreamParser {
             self.text.push('\u{FFFD}');
         }
         self.finished = true;
-        crate::parse(&self.text, &self.options).into_owned()
+        turn::run(&self.text, &self.options, Entry::Parse).into_owned()
     }
 }

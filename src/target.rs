@@ -6,6 +6,17 @@
 use std::borrow::Cow;
 
 use crate::ast::{Target, UrlComponents, UrlTarget};
+use crate::error::{Error, ErrorKind};
+use crate::rules::{DiagId, Rules};
+
+/// `parsePath` (the face's `parse_path`): one target decomposed (§path-syntax), `None` for an
+/// empty path, or an [`Error`] of kind [`ErrorKind::InvalidPath`] carrying the parser's refusal.
+pub(crate) fn parse_path(raw: &str) -> Result<Option<Target<'_>>, Error> {
+    if raw.is_empty() {
+        return Ok(None);
+    }
+    parse(raw).map(Some).map_err(|_| Error::new(ErrorKind::InvalidPath, Rules::builtin().text(DiagId::InvalidUri, &[])))
+}
 
 /// A target the grammar refuses (`invalid URI in path`).
 #[derive(Debug, Clone, PartialEq)]

@@ -70,10 +70,34 @@ pub(crate) fn add(stage: Stage, n: usize) {
 #[derive(Debug, Clone, Copy)]
 #[repr(u8)]
 pub enum Shortcut {
-    /// `clean_turn` read the turn.
+    /// `turn::clean` read the turn.
     CleanTurn = 1,
     /// `pair::clean` paired the fences.
     CleanPairing = 2,
+}
+
+thread_local! {
+    /// Set while [`general_path_only`] runs: this thread's parses take no short-cut.
+    static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether this thread's parses may take the short-cuts (see [`general_path_only`]).
+#[inline]
+pub(crate) fn shortcuts() -> bool {
+    !GENERAL_ONLY.with(|g| g.get())
+}
+
+/// Runs `f` with this thread's parses on the general path alone (`__private::general_path_only`).
+pub(crate) fn general_path_only<R>(f: impl FnOnce() -> R) -> R {
+    /// Restores the switch, also when `f` panics.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            GENERAL_ONLY.with(|g| g.set(self.0));
+        }
+    }
+    let _restore = Restore(GENERAL_ONLY.with(|g| g.replace(true)));
+    f()
 }
 
 /// Notes that this thread's parse took `shortcut` (nothing unless counting is compiled in).
@@ -235,7 +259,7 @@ pub(crate) fn unmetered<R>(f: impl FnOnce() -> R) -> R {
 }
 
 /// The test of the test: runs `f` with one stage made quadratic on purpose — a statement's
-/// column is counted from its line start again (as before `build::Ctx::pos` kept its last
+/// column is counted from its line start again (as before `statement::Ctx::pos` kept its last
 /// position), so a line of many statements costs its length once per statement. The linear
 /// property must fail under it. Does nothing unless counting is compiled in.
 #[doc(hidden)]

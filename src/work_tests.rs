@@ -16,14 +16,14 @@ fn violation_of(small: &str, large: &str) -> Option<String> {
     let run = |input: &str| {
         std::hint::black_box(parse(input, &ParseOptions::default()));
     };
-    check_growth(small, large, run, |input| crate::general_path_only(|| run(input))).err()
+    check_growth(small, large, run, |input| crate::__private::general_path_only(|| run(input))).err()
 }
 
 fn violation(shape: &Shape) -> Option<String> {
     let run = |input: &str| {
         std::hint::black_box(parse(input, &ParseOptions::default()));
     };
-    check_growth_of(|n| shape.build(n), SMALL, run, |input| crate::general_path_only(|| run(input)))
+    check_growth_of(|n| shape.build(n), SMALL, run, |input| crate::__private::general_path_only(|| run(input)))
         .err()
         .map(|why| format!("{}: {why}", shape.label()))
 }
@@ -216,7 +216,7 @@ fn a_step_in_the_reading_is_no_growth() {
     let run = |input: &str| {
         std::hint::black_box(parse(input, &ParseOptions::default()));
     };
-    let general = |input: &str| crate::general_path_only(|| run(input));
+    let general = |input: &str| crate::__private::general_path_only(|| run(input));
     // Work per byte that steps up by 8 once past 48 KB: linear, but more than 1.1 times the
     // work per byte at 128 KB than at 32 KB.
     let stepped = |input: &str| {

@@ -535,6 +535,13 @@ fn tags(open: &str, prefixes: &[String], names: &[String]) -> Vec<String> {
     out
 }
 
+/// A byte that ends an element's name (`element` reads a name to one; the names holding none
+/// are plain, `Elements::plain_names`).
+#[inline]
+pub(crate) fn boundary_byte(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'>' | b'/' | b'=' | b'(')
+}
+
 fn elements(def: &NativeElements, rules: &Rules) -> Elements {
     let mut inner = def.prefixes.clone();
     if def.bare_inside {
@@ -557,7 +564,7 @@ fn elements(def: &NativeElements, rules: &Rules) -> Elements {
         open_param: Markers::new(&tags("<", &inner_prefixes, &def.parameters)),
         close_param: Markers::new(&tags("</", &inner_prefixes, &def.parameters)),
         open_any: Markers::new(&tags("<", &inner_prefixes, &any)),
-        plain_names: any.iter().chain(&def.parameters).all(|n| !n.bytes().any(super::element::boundary_byte)),
+        plain_names: any.iter().chain(&def.parameters).all(|n| !n.bytes().any(boundary_byte)),
         def: def.clone(),
         inner_lead: Lead::new(&inner_prefixes),
         inner_prefixes,

@@ -12,7 +12,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use super::compile::{Elements, Lead, Markers, Names};
+use super::compile::{boundary_byte, Elements, Lead, Markers, Names};
 use super::text::*;
 use super::{Arg, Call};
 use crate::rules::model::{NativeElements, NativeRecovery};
@@ -57,11 +57,6 @@ impl<'a> Attrs<'a> {
     pub(crate) fn iter(&self) -> impl Iterator<Item = &(&'a str, &'a str)> + '_ {
         self.first[..self.len].iter().chain(self.more.iter())
     }
-}
-
-/// A byte that ends an element's name.
-pub(crate) fn boundary_byte(c: u8) -> bool {
-    matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'>' | b'/' | b'=' | b'(')
 }
 
 fn boundary(s: &str, q: usize) -> bool {

@@ -103,7 +103,7 @@ use crate::scan::Named;
 pub fn pair_into(rules: &Rules, facts: &[OpFacts], plines: &[PLine], bufs: &mut Buffers) {
     bufs.committed.clear();
     let max_cands = (rules.tables.pairing.max_candidates as usize).max(1);
-    if std::ptr::eq(rules, Rules::builtin()) && crate::shortcuts() && pair_clean(facts, max_cands, plines, &mut bufs.committed) {
+    if std::ptr::eq(rules, Rules::builtin()) && crate::work::shortcuts() && pair_clean(facts, max_cands, plines, &mut bufs.committed) {
         crate::work::took(crate::work::Shortcut::CleanPairing);
         return;
     }

@@ -13,6 +13,8 @@
 //! possible target group, a client-tier name, a closer on the line. The tests below hold the
 //! two paths to the same output.
 
+use super::operation::{body_text, kept_body, op_head, prompt_optional, read_matcher};
+use super::slots::{dropped_scope_note, drops_scopes, invalid_uri, leading_metadata, missing_target, parse_target, read_scope_tok};
 use super::*;
 
 /// A plain heading's slots, by byte offsets into the line.
@@ -113,7 +115,7 @@ pub(super) fn statement<'a>(
     body: Option<(usize, usize, u32, u32)>,
     out: &mut Vec<Item<'a>>,
 ) -> Option<Result<(), Refusal>> {
-    if r.form != Form::Fenced || !seg.closers.is_empty() || !crate::shortcuts() {
+    if r.form != Form::Fenced || !seg.closers.is_empty() || !crate::work::shortcuts() {
         return None;
     }
     let line = ctx.line_text(r.head_line);
@@ -427,7 +429,7 @@ mod tests {
         let before = BUILT.with(|b| b.get());
         let fast = f(turn, &opts);
         let built = BUILT.with(|b| b.get()) - before;
-        let general = crate::general_path_only(|| f(turn, &opts));
+        let general = crate::__private::general_path_only(|| f(turn, &opts));
         (fast, general, built)
     }
 
