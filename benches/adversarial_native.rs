@@ -54,6 +54,7 @@ const SHAPES: &[&str] = &[
     "unterminated-parameters",
     "nested-json-arguments",
     "python-calls-unclosed",
+    "call-tags-unterminated",
 ];
 
 /// Builds `shape` at about `size` bytes.
@@ -123,6 +124,16 @@ fn build(shape: &str, size: usize, starts: &[String], elements: &[(String, Strin
         "python-calls-unclosed" => {
             while s.len() < size {
                 s.push_str(&format!("[READ(path=\"f{}.md\", note='it''s ", i % 100));
+                i += 1;
+            }
+        }
+        // The call element of every `elements` and `tags` form, its tag never ended (a `tags`
+        // call opens with no section around it).
+        "call-tags-unterminated" => {
+            while s.len() < size {
+                let (call, _) = &elements[i % elements.len()];
+                s.push_str(call.trim_end_matches('\n').trim_end_matches(|c: char| c != '"'));
+                s.push('\n');
                 i += 1;
             }
         }

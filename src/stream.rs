@@ -157,6 +157,11 @@ impl Markers {
                 if !b.start.is_empty() {
                     add(b.start.clone(), b.end.clone(), &mut m);
                 }
+                // A block with no start that its `tags` form's call opens (§native-tool-calls).
+                if let (true, Some(NativeForm::Tags(t))) = (b.start.is_empty(), b.forms.first()) {
+                    let tags = |marks: &[String]| marks.iter().flat_map(|o| t.calls.iter().map(move |c| format!("{o}{c}"))).collect();
+                    add(tags(&t.open), tags(&t.close), &mut m);
+                }
                 for f in &b.forms {
                     if let NativeForm::Elements(el) = f {
                         for p in &el.prefixes {

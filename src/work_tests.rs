@@ -241,3 +241,12 @@ fn native_tool_calls_open_arrays_between_blocks_are_matched_once() {
     assert_linear("", "<tools>\n\n[{\"name\": \"frobnicate\", \"path\": \"a.md\"},\n\n");
     assert_linear("", "<tool_call>\n[{\"name\": \"x\"},\n");
 }
+
+/// §native-tool-calls: Kimi K3 calls written without their channel, each left open or cut off,
+/// are read once each, up to the next call.
+#[test]
+fn native_tool_calls_bare_tags_calls_are_read_once() {
+    assert_linear("", "<|open|>call tool=\"READ\" index=\"1\"<|sep|>\n");
+    assert_linear("", "<|open|>call tool=\"sh\"<|sep|><|open|>argument key=\"command\" type=\"string\"<|sep|>ls\n");
+    assert_linear("", "<|open|>call tool=\"frobnicate\"<|sep|><|close|>call<|sep|>");
+}

@@ -618,3 +618,101 @@ fn native_tool_calls_bare_json_open_value_ends_the_reading() {
     reads_as("{\"path\": [1, 2\n{\"name\": \"READ\", \"arguments\": {\"path\": \"a.md\"}}", "```READ (a.md)\n```");
     reads_as("{\"path\": \"[{\"}\n{\"name\": \"READ\", \"arguments\": {\"path\": \"a.md\"}}", "```READ (a.md)\n```");
 }
+
+// ── Kimi K3 calls without their channel ────────────────────────────────────────────────────
+
+fn text_of(r: &Value) -> String {
+    items(r, "text").iter().map(|t| t["content"].as_str().unwrap_or("").to_string()).collect()
+}
+
+/// One K3 call, its arguments each an `argument` element (a `string` one raw, any other JSON).
+fn k3_call(tool: &str, args: &[(&str, &str, &str)]) -> String {
+    let mut c = format!("<|open|>call tool=\"{tool}\" index=\"1\"<|sep|>");
+    for (k, ty, v) in args {
+        c.push_str(&format!("<|open|>argument key=\"{k}\" type=\"{ty}\"<|sep|>{v}<|close|>argument<|sep|>"));
+    }
+    c.push_str("<|close|>call<|sep|>");
+    c
+}
+
+/// §native-tool-calls, Kimi K3: a call written bare, with no `tools` channel opened before it,
+/// reads as its statement and leaves no markup in the text.
+#[test]
+fn native_tool_calls_kimi_k3_bare_call() {
+    let call = k3_call("READ", &[("path", "string", "docs/café.md"), ("range", "array", "[3, 18]")]);
+    let got = reads_as(&call, "```READ (docs/café.md) <3,18>\n```");
+    assert_eq!(text_of(&got), "");
+    // With prose around it, CRLF line ends and no final newline.
+    let got = reads_as(&format!("Checking the menu first.\r\n{call}"), "```READ (docs/café.md) <3,18>\n```");
+    assert_eq!(text_of(&got), "Checking the menu first.\r\n");
+    assert_eq!(lines(&got), [2]);
+}
+
+/// §native-tool-calls, Kimi K3: several bare calls read in order; the channel's closing after
+/// them (the chat template wrote its opening) is markup, not text.
+#[test]
+fn native_tool_calls_kimi_k3_bare_calls_in_order() {
+    let input = format!(
+        "{}\n{}\n<|close|>tools<|sep|>",
+        k3_call("READ", &[("path", "string", "inventory/stock.csv")]),
+        k3_call("sh", &[("command", "string", "wc -l inventory/stock.csv\n\tsort -u inventory/stock.csv")])
+    );
+    let got = reads_as(&input, "```READ (inventory/stock.csv)\n```\n```sh\nwc -l inventory/stock.csv\n\tsort -u inventory/stock.csv\n```");
+    assert_eq!(text_of(&got).trim(), "", "{got}");
+}
+
+/// §native-tool-calls, Kimi K3: a bare call cut off inside an argument reads as what it wrote.
+#[test]
+fn native_tool_calls_kimi_k3_bare_call_cut_off() {
+    reads_as(
+        "Let me count.\n<|open|>call tool=\"sh\" index=\"1\"<|sep|><|open|>argument key=\"command\" type=\"string\"<|sep|>grep -c ERROR app.log",
+        "```sh\ngrep -c ERROR app.log\n```",
+    );
+}
+
+/// §native-tool-call-receipt, Kimi K3: a bare call naming an unknown tool and one naming no tool
+/// leave the emission as it was, and the receipt names the call's opening.
+#[test]
+fn native_tool_call_receipt_kimi_k3_bare_call() {
+    let receipt = "`<|open|>call` is tool-call markup and was not executed. Use three backticks and the operation with its target, such as `READ (path)`, on the opening line.";
+    let unknown = k3_call("get_exchange_rate", &[("currency", "string", "NOK")]);
+    refused(&unknown, receipt);
+    assert_eq!(text_of(&parse(&unknown)), unknown);
+    refused("<|open|>call index=\"1\"<|sep|><|close|>call<|sep|>", receipt);
+}
+
+/// §native-tool-calls, Kimi K3: a bare call quoted in reasoning (K3's `think` channel, a
+/// `<think>` span) or in a fenced code block is no call; an emission that already yields an
+/// operation is not rewritten.
+#[test]
+fn native_tool_calls_kimi_k3_bare_call_quoted_is_no_call() {
+    let call = k3_call("sh", &[("command", "string", "rm -rf build/")]);
+    for quoted in [
+        format!("<|open|>think<|sep|>I could run {call} but will not.<|close|>think<|sep|>Nothing to run."),
+        format!("<think>\nMaybe {call}\n</think>\nNothing to run."),
+        format!("An example:\n```\n{call}\n```\n"),
+    ] {
+        let got = parse(&quoted);
+        assert!(statements(&got).is_empty(), "{got}");
+        assert!(items(&got, "error").iter().all(|e| e["error"]["severity"] == "error"), "no receipt: {got}");
+    }
+    let got = parse(&format!("```READ (notes.md)\n```\n{call}"));
+    let ops: Vec<Value> = statements(&got).iter().map(|s| s["target"]["raw"].clone()).collect();
+    assert_eq!(ops, ["notes.md"]);
+}
+
+/// §native-tool-calls, §response-text: a `StreamParser` fed bare K3 calls a character at a time
+/// never shows any of their markup, and finishes with the parse of the whole.
+#[test]
+fn native_tool_calls_kimi_k3_bare_call_stream_never_shows_it() {
+    let input =
+        format!("Reading both.\n{}{}\n", k3_call("READ", &[("path", "string", "a.md")]), k3_call("READ", &[("path", "string", "b.md")]));
+    let options = ParseOptions::default().with_executors(["sh"]);
+    let mut sp = plurnk_parser::StreamParser::new(options.clone());
+    for c in input.chars() {
+        sp.feed_str(c.encode_utf8(&mut [0u8; 4]));
+        let v = sp.visible();
+        assert!(!v.contains("<|") && !v.contains("call tool"), "shown {v:?}");
+    }
+    assert_eq!(sp.finish().to_json(), plurnk_parser::parse(&input, &options).to_json());
+}

@@ -452,6 +452,8 @@ pub(crate) enum Opening {
     Json,
     /// By a `[` at a line start (a `pythonic` list form).
     List,
+    /// By the opening of a call element of its first form (a `tags` form).
+    Tags,
 }
 
 #[derive(Debug)]
@@ -666,8 +668,16 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
                         add("[".into(), index, &mut spellings);
                         Opening::List
                     }
-                    // A block with no start marker opens only with elements or JSON; the
-                    // schema cannot say so, so such a block never opens.
+                    Some(Form::Tags(t)) => {
+                        for o in &t.def.open {
+                            for c in &t.def.calls {
+                                add(format!("{o}{c}"), index, &mut spellings);
+                            }
+                        }
+                        Opening::Tags
+                    }
+                    // A block with no start marker opens only with its form's own markup; the
+                    // schema cannot say which forms have some, so another never opens.
                     _ => Opening::Marker,
                 }
             };

@@ -668,7 +668,26 @@ fn read_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Opt
         Opening::Json => json_block(ctx, s, at, to, bi),
         Opening::Marker => marker_block(ctx, s, at, to, bi),
         Opening::List => list_block(ctx, s, at, to, bi),
+        Opening::Tags => tags_block(ctx, s, at, to, bi),
     }
+}
+
+/// A block its first call opens (a `tags` form written without its section): the calls one
+/// after another, then the block's end marker where one follows them (a section the template
+/// opened). A call opening that does not read is a block of no call, which draws the receipt.
+#[inline(never)]
+fn tags_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Option<Found<'a>> {
+    let b = &ctx.c.blocks[bi];
+    let compile::Form::Tags(t) = b.forms.first()? else { return None };
+    let opened = t.open_call.at(s, at, to)?;
+    let marker = Cow::Borrowed(&s[at..opened]);
+    let Some((calls, mut end)) = tags::read(s, at, to, t, &b.recovery) else {
+        return Some(Found::new(at, opened, marker, Vec::new(), false));
+    };
+    if let Some(e) = b.end.at(s, skip_ws(s, end, to), to) {
+        end = e;
+    }
+    Some(Found::new(at, end, marker, calls, true))
 }
 
 /// A block a `[` at a line start opens (Python calls or literals): read only when the list is

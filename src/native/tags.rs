@@ -70,9 +70,11 @@ fn find_closing(s: &str, from: usize, to: usize, t: &Tags, name: &str) -> Option
 type OpenTag<'a> = (&'a str, Vec<(&'a str, &'a str)>, usize);
 
 /// An opening tag at `p` (after its open marker `e`): the element name, its attributes and
-/// where the tag ends.
+/// where the tag ends. Its end is looked for before the next open marker only: a tag left
+/// unterminated, then another, is not read to the end of the input once per tag.
 fn open_tag<'a>(s: &'a str, e: usize, to: usize, t: &Tags) -> Option<OpenTag<'a>> {
-    let (a, z, _) = t.tag_end.find(s, e, to)?;
+    let next = t.open.find(s, e, to).map(|m| m.0).unwrap_or(to);
+    let (a, z, _) = t.tag_end.find(s, e, next)?;
     let inner = &s[e..a];
     if inner.contains('\n') && inner.trim_end().contains('\n') {
         return None;
