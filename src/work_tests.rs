@@ -248,5 +248,6 @@ fn native_tool_calls_open_arrays_between_blocks_are_matched_once() {
 fn native_tool_calls_bare_tags_calls_are_read_once() {
     assert_linear("", "<|open|>call tool=\"READ\" index=\"1\"<|sep|>\n");
     assert_linear("", "<|open|>call tool=\"sh\"<|sep|><|open|>argument key=\"command\" type=\"string\"<|sep|>ls\n");
+    assert_linear("", "<|open|>call tool=\"READ\"<|sep|><|open|>json type=\"object\"<|sep|>{\"path\": \"a.md\",\n");
     assert_linear("", "<|open|>call tool=\"frobnicate\"<|sep|><|close|>call<|sep|>");
 }

@@ -661,6 +661,24 @@ fn native_tool_calls_kimi_k3_bare_calls_in_order() {
     assert_eq!(text_of(&got).trim(), "", "{got}");
 }
 
+/// §native-tool-calls, Kimi K3: a call's arguments may be one JSON object in a `json` element,
+/// in the channel or bare; cut off inside it, the object keeps what it wrote.
+#[test]
+fn native_tool_calls_kimi_k3_json_argument_object() {
+    let json = |args: &str| {
+        format!("<|open|>call tool=\"READ\" index=\"1\"<|sep|><|open|>json type=\"object\"<|sep|>{args}<|close|>json<|sep|><|close|>call<|sep|>")
+    };
+    reads_as(&json("{\"path\": \"ledger/2024.tsv\", \"range\": [1, 12]}"), "```READ (ledger/2024.tsv) <1,12>\n```");
+    reads_as(
+        &format!("<|open|>tools<|sep|>{}<|close|>tools<|sep|>", json("{\"path\": \"ledger/2024.tsv\"}")),
+        "```READ (ledger/2024.tsv)\n```",
+    );
+    reads_as(
+        "<|open|>call tool=\"sh\" index=\"1\"<|sep|><|open|>json type=\"object\"<|sep|>{\"command\": \"du -sh /var/log",
+        "```sh\ndu -sh /var/log\n```",
+    );
+}
+
 /// §native-tool-calls, Kimi K3: a bare call cut off inside an argument reads as what it wrote.
 #[test]
 fn native_tool_calls_kimi_k3_bare_call_cut_off() {
@@ -670,8 +688,9 @@ fn native_tool_calls_kimi_k3_bare_call_cut_off() {
     );
 }
 
-/// §native-tool-call-receipt, Kimi K3: a bare call naming an unknown tool and one naming no tool
-/// leave the emission as it was, and the receipt names the call's opening.
+/// §native-tool-call-receipt, Kimi K3: a bare call naming an unknown tool, one naming no tool,
+/// and one whose `json` element holds no object leave the emission as it was, and the receipt
+/// names the call's opening.
 #[test]
 fn native_tool_call_receipt_kimi_k3_bare_call() {
     let receipt = "`<|open|>call` is tool-call markup and was not executed. Use three backticks and the operation with its target, such as `READ (path)`, on the opening line.";
@@ -679,6 +698,7 @@ fn native_tool_call_receipt_kimi_k3_bare_call() {
     refused(&unknown, receipt);
     assert_eq!(text_of(&parse(&unknown)), unknown);
     refused("<|open|>call index=\"1\"<|sep|><|close|>call<|sep|>", receipt);
+    refused("<|open|>call tool=\"READ\" index=\"1\"<|sep|><|open|>json type=\"object\"<|sep|>[\"a.md\"]<|close|>json<|sep|><|close|>call<|sep|>", receipt);
 }
 
 /// §native-tool-calls, Kimi K3: a bare call quoted in reasoning (K3's `think` channel, a

@@ -328,6 +328,9 @@ fn native_triggers(t: &Value) -> Vec<(String, String, Vec<String>)> {
                         calls.push(("tags open call".into(), format!("{o}{call} {na}={op}{e}")));
                         calls.push(("tags unterminated call".into(), format!("{o}{call} {na}={op}")));
                         calls.push(("tags open parameter".into(), format!("{o}{par} {pa}=path{e}a.md")));
+                        for obj in strs(&form["object_elements"]) {
+                            calls.push((format!("tags object {obj}"), format!("{o}{call} {na}={op}{e}{o}{obj}{e}{{\"path\": ")));
+                        }
                         for m in [o, c, e] {
                             calls.push((format!("tags marker {m}"), m));
                         }

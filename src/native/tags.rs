@@ -125,6 +125,10 @@ fn arguments<'a>(s: &'a str, p: usize, to: usize, t: &Tags, c: &mut Call<'a>) ->
         }
         let e = t.open.at(s, at, to)?;
         let (elem, attrs, v0) = open_tag(s, e, to, t)?;
+        if t.def.object_elements.iter().any(|n| n.eq_ignore_ascii_case(elem)) {
+            q = object(s, v0, to, t, elem, c)?;
+            continue;
+        }
         let key = if t.def.parameters.is_empty() {
             elem
         } else if t.def.parameters.iter().any(|n| n.eq_ignore_ascii_case(elem)) {
@@ -145,4 +149,20 @@ fn arguments<'a>(s: &'a str, p: usize, to: usize, t: &Tags, c: &mut Call<'a>) ->
         c.args.push((Cow::Borrowed(key), arg));
         q = end;
     }
+}
+
+/// An element holding the call's whole argument object as JSON, its content from `v0`: each of
+/// its keys an argument. Cut off before its closing, the object is closed where the input ends.
+fn object<'a>(s: &'a str, v0: usize, to: usize, t: &Tags, elem: &str, c: &mut Call<'a>) -> Option<usize> {
+    let (v1, end, closed) = match find_closing(s, v0, to, t, elem) {
+        Some((a, e)) => (a, e, true),
+        None => (to, to, false),
+    };
+    let (v, e) = json_at(s, v0, v1, !closed)?;
+    let Value::Object(obj) = v else { return None };
+    if !s[e..v1].trim().is_empty() {
+        return None;
+    }
+    c.args.extend(obj.into_iter().map(|(k, v)| (Cow::Owned(k), Arg::Json(v))));
+    Some(end)
 }

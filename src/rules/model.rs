@@ -479,6 +479,10 @@ pub struct NativeTags {
     pub type_attributes: Vec<String>,
     #[serde(default)]
     pub text_types: Vec<String>,
+    /// Elements whose content is the call's whole argument object, as JSON (Kimi K3's
+    /// `<|open|>json type="object"<|sep|>{…}<|close|>json<|sep|>`).
+    #[serde(default)]
+    pub object_elements: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
