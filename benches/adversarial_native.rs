@@ -54,6 +54,7 @@ const SHAPES: &[&str] = &[
     "unterminated-parameters",
     "nested-json-arguments",
     "python-calls-unclosed",
+    "python-lists-over-lines",
     "call-tags-unterminated",
 ];
 
@@ -124,6 +125,14 @@ fn build(shape: &str, size: usize, starts: &[String], elements: &[(String, Strin
         "python-calls-unclosed" => {
             while s.len() < size {
                 s.push_str(&format!("[READ(path=\"f{}.md\", note='it''s ", i % 100));
+                i += 1;
+            }
+        }
+        // Python call lists over lines, never closed: a `[` alone, then calls cut at each
+        // line's end, each line opening a list again (each looks for its `]` to the end).
+        "python-lists-over-lines" => {
+            while s.len() < size {
+                s.push_str(if i.is_multiple_of(3) { "[\n" } else { "[READ(path=\"f.md\", note='it\\'s',\n" });
                 i += 1;
             }
         }

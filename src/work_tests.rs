@@ -242,6 +242,17 @@ fn native_tool_calls_open_arrays_between_blocks_are_matched_once() {
     assert_linear("", "<tool_call>\n[{\"name\": \"x\"},\n");
 }
 
+/// §native-tool-calls: a bare Python list may run over lines to its `]`; where it is left open
+/// (a `[` and a call cut at each line's end, or lines of `[`), the reading looks for its close
+/// once and reads every line-start `[` inside within its line, not each again to the end.
+#[test]
+fn native_tool_calls_python_lists_over_lines_look_for_their_close_once() {
+    assert_linear("", "[READ(path=\"a.md\"),\n");
+    assert_linear("", "[\n");
+    assert_linear("Listing:\n", "[\n  sh(command='ls -la', env={'A': [1,\n");
+    assert_linear("", "[sh(command=\"\"\"echo\n");
+}
+
 /// §native-tool-calls: Kimi K3 calls written without their channel, each left open or cut off,
 /// are read once each, up to the next call.
 #[test]

@@ -736,3 +736,84 @@ fn native_tool_calls_kimi_k3_bare_call_stream_never_shows_it() {
     }
     assert_eq!(sp.finish().to_json(), plurnk_parser::parse(&input, &options).to_json());
 }
+
+// ── Python call lists over lines ───────────────────────────────────────────────────────────
+
+/// §native-tool-calls, pythonic: a bare list of calls may run over several lines — indented,
+/// with trailing commas, and Python literals (strings in either quote with escapes, triple
+/// quotes, `True`/`False`/`None`, nested lists and dicts).
+#[test]
+fn native_tool_calls_pythonic_bare_list_over_lines() {
+    reads_as(
+        "[READ(path=\"garden/beds.md\"),\n    sh(command='ls -la garden/'),\n]",
+        "```READ (garden/beds.md)\n```\n```sh\nls -la garden/\n```",
+    );
+    reads_as("[\n\tsh(\n\t\tcommand=\"echo \\\"it's\\\" 'ok'\\n\",\n\t),\n]", "```sh\necho \"it's\" 'ok'\n\n```");
+    let got = reads_as_with(
+        "Two steps.\r\n[\r\n  READ(path='src/ünï.rs', range=[4, 9]),\r\n  node(input=\"\"\"const x = {a: 1};\nconsole.log(x)\"\"\", flags={\"strict\": True, \"trace\": None, \"tags\": [\"a\", False]}),\r\n]\r\nDone.",
+        "```READ (src/ünï.rs) <4,9>\n```\n```node [{\"flags\":{\"strict\":true,\"tags\":[\"a\",false],\"trace\":null}}]\nconst x = {a: 1};\nconsole.log(x)\n```",
+        &["sh", "node"],
+    );
+    assert_eq!(text_of(&got), "Two steps.\r\nDone.", "{got}");
+    assert_eq!(lines(&got)[0], 3, "the heading keeps the call's line");
+}
+
+/// §native-tool-calls, pythonic: the same lists over lines inside their markers — Llama 4's
+/// `<|python_start|>`, LFM2's `<|tool_call_start|>`, OLMo 3's `<function_calls>`.
+#[test]
+fn native_tool_calls_pythonic_marked_lists_over_lines() {
+    let list = "[\n    READ(path=\"recipes/soup.md\"),\n    sh(command=\"grep -n 'salt' recipes/soup.md\",),\n]";
+    let fenced = "```READ (recipes/soup.md)\n```\n```sh\ngrep -n 'salt' recipes/soup.md\n```";
+    for (open, close) in [
+        ("<|python_start|>", "<|python_end|>"),
+        ("<|tool_call_start|>", "<|tool_call_end|>"),
+        ("<function_calls>\n", "\n</function_calls>"),
+    ] {
+        let got = reads_as(&format!("{open}{list}{close}"), fenced);
+        assert_eq!(text_of(&got).trim(), "", "{open}: {got}");
+    }
+    // OLMo 3's calls one after another, one spread over lines.
+    reads_as(
+        "<function_calls>\nREAD(\n    path=\"recipes/soup.md\",\n)\nsh(command=\"ls\")\n</function_calls>",
+        "```READ (recipes/soup.md)\n```\n```sh\nls\n```",
+    );
+}
+
+/// §native-tool-calls, pythonic: a bare list over lines is read only whole — closed, and alone
+/// on the lines it holds; a `[` in prose, an unclosed list and a list quoted in reasoning are no
+/// call, and a list left open does not hide a later one.
+#[test]
+fn native_tool_calls_pythonic_bare_list_over_lines_only_whole() {
+    for text in [
+        "[READ(path=\"a.md\"),\n sh(command=\"ls\")] and then more",
+        "[READ(path=\"a.md\"),\n sh(command=\"ls\")",
+        "[Don't forget: READ(path=\"a.md\"),\n sh(command=\"ls\")]",
+        "<think>\n[READ(path=\"a.md\"),\n sh(command=\"ls\")]\n</think>\nNo call.",
+    ] {
+        assert!(statements(&parse(text)).is_empty(), "{text:?}");
+    }
+    reads_as("[READ(path=\"old.md\"),\n\n[READ(path=\"a.md\"),\n READ(path=\"b.md\")]", "```READ (a.md)\n```\n```READ (b.md)\n```");
+    reads_as("[TODO: tidy up\n[READ(path=\"a.md\"),\n READ(path=\"b.md\")]", "```READ (a.md)\n```\n```READ (b.md)\n```");
+}
+
+/// §native-tool-call-receipt, pythonic: a list over lines calling an unknown tool leaves the
+/// emission as it was; the receipt names its first line.
+#[test]
+fn native_tool_call_receipt_pythonic_bare_list_over_lines() {
+    let input = "[\n  lookup_order(order_id=1042,\n               expand=['items', \"notes\"]),\n]";
+    refused(
+        input,
+        "`[` is tool-call markup and was not executed. Use three backticks and the operation with its target, such as `READ (path)`, on the opening line.",
+    );
+    assert_eq!(text_of(&parse(input)), input);
+}
+
+/// §native-tool-calls, Sarashina: its bare Python-literal list of call dicts may run over lines
+/// as well.
+#[test]
+fn native_tool_calls_sarashina_bare_list_over_lines() {
+    reads_as(
+        "[\n    {'name': 'READ', 'arguments': {'path': 'atlas/fjords.md', 'range': [2, 30]}},\n    {'name': 'sh', 'arguments': {'command': \"ls 'atlas'\"}},\n]",
+        "```READ (atlas/fjords.md) <2,30>\n```\n```sh\nls 'atlas'\n```",
+    );
+}

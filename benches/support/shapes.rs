@@ -344,6 +344,11 @@ fn native_triggers(t: &Value) -> Vec<(String, String, Vec<String>)> {
                         calls.push(("pythonic open call".into(), format!("{op}{suffix}(path=\"a.md")));
                         calls.push(("pythonic open paren".into(), format!("{op}{suffix}(")));
                         calls.push(("pythonic nested".into(), format!("{op}{suffix}(a=[")));
+                        if list {
+                            // A list over lines: its `[` alone on a line, a call cut at a line's end.
+                            calls.push(("pythonic list bracket".into(), "[".into()));
+                            calls.push(("pythonic list over lines".into(), format!("[\n  {op}{suffix}(path=\"a.md\",\n")));
+                        }
                     }
                     "heading" => {
                         for p in strs(&form["prefixes"]) {

@@ -191,6 +191,10 @@ struct Ctx<'a> {
     /// which names nothing either, so it is not read again: lines of JSON calls naming unknown
     /// tools cost one read, not one per line (keeps the scan linear).
     unnamed_calls: std::cell::RefCell<Vec<(usize, usize, Vec<usize>)>>,
+    /// The last list spread over lines looked at (bound, its `[`, what [`python::list_close`]
+    /// found): a line-start `[` inside it closes where that reading matched it, or not at all, so
+    /// lines of lists left open cost one pass, not one per line (keeps the scan linear).
+    list_lines: std::cell::RefCell<Option<(usize, usize, python::ListClose)>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -206,6 +210,7 @@ impl<'a> Ctx<'a> {
             input,
             json_named: Default::default(),
             unnamed_calls: Default::default(),
+            list_lines: Default::default(),
         }
     }
 
@@ -691,17 +696,63 @@ fn tags_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Opt
 }
 
 /// A block a `[` at a line start opens (Python calls or literals): read only when the list is
-/// all its line holds, so a bracket in prose (`[a link](x)`) is no call.
+/// all its lines hold, so a bracket in prose (`[a link](x)`) is no call.
 #[inline(never)]
 fn list_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Option<Found<'a>> {
-    // Read within its line: a line-start `[` per line costs its line, however many lines run
-    // unclosed.
+    // Read within its line first: a line-start `[` per line costs its line, however many lines
+    // run unclosed.
     let le = line_end(s, at).min(to);
-    let (calls, end, _) = sequence_in(ctx, s, at, le, bi, false)?;
-    if !s[end.min(le)..le].trim().is_empty() {
+    match sequence_in(ctx, s, at, le, bi, false) {
+        Some((calls, end, _)) => {
+            s[end.min(le)..le].trim().is_empty().then(|| Found::new(at, end, json_marker(s, at, &ctx.closes), calls, true))
+        }
+        None => lines_block(ctx, s, at, le, to, bi),
+    }
+}
+
+/// A list spread over lines (`[f(a=1),` then ` g(b="x")]`, §native-tool-calls): when its first
+/// line opens a list of calls, it is read up to where its `[` closes and must end its line
+/// there. A line-start `[` inside the last such list looked at closes where that look matched
+/// it (or, unmatched, opens no list over lines): no list is looked for twice.
+#[inline(never)]
+fn lines_block<'a>(ctx: &Ctx, s: &'a str, at: usize, le: usize, to: usize, bi: usize) -> Option<Found<'a>> {
+    let known = match &*ctx.list_lines.borrow() {
+        Some((bound, from, l)) if *bound == to && *from == at => Some(l.got),
+        Some((bound, from, l)) if *bound == to && *from < at && at < l.got.unwrap_or_else(|e| e) => {
+            let k = l.inner.binary_search_by_key(&at, |x| x.0).ok()?;
+            Some(Some(l.inner[k].1).filter(|&c| c > 0).ok_or(at))
+        }
+        _ => None,
+    };
+    let close = match known {
+        Some(got) => got,
+        None => {
+            if !opens_list(ctx, s, at, le, bi) {
+                return None;
+            }
+            let l = python::list_close(s, at, to);
+            let got = l.got;
+            *ctx.list_lines.borrow_mut() = Some((to, at, l));
+            got
+        }
+    };
+    let close = close.ok().filter(|&c| c > le)?;
+    let (calls, end, _) = sequence_in(ctx, s, at, close, bi, false)?;
+    if end != close || !s[close..line_end(s, close).min(to)].trim().is_empty() {
         return None;
     }
-    Some(Found::new(at, end, json_marker(s, at, &ctx.closes), calls, true))
+    Some(Found::new(at, close, json_marker(s, at, &ctx.closes), calls, true))
+}
+
+/// Whether the line from the `[` at `at` to `le` opens a list of the block's calls: nothing
+/// follows the bracket, or a form reads it as calls cut off at the line's end.
+fn opens_list(ctx: &Ctx, s: &str, at: usize, le: usize, bi: usize) -> bool {
+    if skip_blank(s, at + 1, le) >= le {
+        return true;
+    }
+    let b = &ctx.c.blocks[bi];
+    let cut = crate::rules::model::NativeRecovery { truncated_body: true, ..b.recovery.clone() };
+    b.forms.iter().any(|f| forms::read(f, s, at, le, false, &cut, &ctx.closes).is_some())
 }
 
 /// A block a JSON value opens (out of line: the element path stays compact).

@@ -306,6 +306,102 @@ pub(crate) fn pythonic<'a>(
     }
 }
 
+/// What [`list_close`] found.
+#[derive(Debug, Clone)]
+pub(crate) struct ListClose {
+    /// The byte after the list's `]`, or where the reading stopped without it.
+    pub got: Result<usize, usize>,
+    /// Every `[` met at a line start outside strings, in order, with the byte after its `]`
+    /// (`0` when it did not close before the reading ended): a reading from it meets the same
+    /// tokens, so it closes there too.
+    pub inner: Vec<(usize, usize)>,
+}
+
+/// Where the list whose `[` stands at `p` closes, its text read as Python tokens up to `to`, in
+/// one forward pass: the byte after its `]`, or where the reading stopped — a closer that
+/// matches no opener, a line break in a one-line string (Python has none), nesting past
+/// [`MAX_DEPTH`], or `to`. Strings are crossed whole: a bracket in one is text. A list spread
+/// over lines is read up to here, so its reading never runs past its own `]`.
+pub(crate) fn list_close(s: &str, p: usize, to: usize) -> ListClose {
+    let b = s.as_bytes();
+    // The closers awaited, each with its line-start entry in `inner` (if it is one).
+    let mut open: Vec<(u8, Option<usize>)> = Vec::new();
+    let mut inner: Vec<(usize, usize)> = Vec::new();
+    let mut line_start = false;
+    let mut i = p;
+    let got = loop {
+        if i >= to {
+            break Err(to);
+        }
+        let c = b[i];
+        match c {
+            b'[' | b'(' | b'{' => {
+                if open.len() >= MAX_DEPTH {
+                    break Err(i);
+                }
+                let entry = (c == b'[' && line_start).then(|| {
+                    inner.push((i, 0));
+                    inner.len() - 1
+                });
+                open.push((
+                    match c {
+                        b'[' => b']',
+                        b'(' => b')',
+                        _ => b'}',
+                    },
+                    entry,
+                ));
+                i += 1;
+            }
+            b']' | b')' | b'}' => {
+                let Some((_, entry)) = open.pop().filter(|o| o.0 == c) else { break Err(i) };
+                i += 1;
+                if let Some(k) = entry {
+                    inner[k].1 = i;
+                }
+                if open.is_empty() {
+                    break Ok(i);
+                }
+            }
+            b'\'' | b'"' => match string_end(b, i, to, c) {
+                Ok(e) => i = e,
+                Err(e) => break Err(e),
+            },
+            _ => i += 1,
+        }
+        line_start = match c {
+            b'\n' => true,
+            b' ' | b'\t' => line_start,
+            _ => false,
+        };
+    };
+    crate::work::add(crate::work::Stage::Native, got.unwrap_or_else(|e| e) - p + 1);
+    ListClose { got, inner }
+}
+
+/// The end of the string whose quote `q` stands at `i` (tripled too), as [`Cursor::string`]
+/// reads it: `Err` at a line break in a one-line string, or at `to`.
+fn string_end(b: &[u8], i: usize, to: usize, q: u8) -> Result<usize, usize> {
+    let triple = i + 2 < to && b[i + 1] == q && b[i + 2] == q;
+    let mut j = i + if triple { 3 } else { 1 };
+    loop {
+        let rest = &b[j.min(to)..to];
+        let hit = if triple { memchr::memchr2(q, b'\\', rest) } else { memchr::memchr3(q, b'\\', b'\n', rest) };
+        let Some(k) = hit else { return Err(to) };
+        j += k;
+        match b[j] {
+            b'\\' => j += 2,
+            b'\n' => return Err(j),
+            _ if !triple => return Ok(j + 1),
+            _ if j + 2 < to && b[j + 1] == q && b[j + 2] == q => return Ok(j + 3),
+            _ => j += 1,
+        }
+        if j >= to {
+            return Err(to);
+        }
+    }
+}
+
 /// A brace call at `p`: an optional prefix, a name, then `{key:value,…}` where a string value
 /// stands between two quote markers and any other is a number, `true`, `false`, `null`, a
 /// nested `{…}` or a `[…]` list.
@@ -435,5 +531,21 @@ mod tests {
         assert_eq!(Cursor::new(s, 0, s.len(), true).literal(0), Some(serde_json::json!({"a": "cut"})));
         assert_eq!(lit(&"[".repeat(200)), None, "too deep");
         assert_eq!(lit("open(x)"), None);
+    }
+
+    /// §native-tool-calls: a list's close is found across lines and strings; a line-start `[`
+    /// inside it is recorded with its own close; a line break in a one-line string, a closer
+    /// that matches nothing and the bound stop the reading.
+    #[test]
+    fn native_tool_calls_list_close_reads_python_tokens() {
+        let s = "[a(x=\"]\", y='''\n]'''),\n [b(z=[1])],\n]\ntail";
+        let l = list_close(s, 0, s.len());
+        assert_eq!(l.got, Ok(s.find("\ntail").unwrap()));
+        let inner = s.find("\n [").unwrap() + 2;
+        assert_eq!(l.inner, [(inner, s[inner..].find(']').unwrap() + inner + 3)]);
+        assert_eq!(list_close("[a(x='it\nb", 0, 10).got, Err(8), "a line break in a one-line string");
+        assert_eq!(list_close("[a(x=1]", 0, 7).got, Err(6), "`]` closes no `(`");
+        assert_eq!(list_close("[\n[\n", 0, 4).got, Err(4));
+        assert_eq!(list_close("[\n[\n", 0, 4).inner, [(2, 0)], "unclosed when the reading ended");
     }
 }
