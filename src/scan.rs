@@ -367,23 +367,57 @@ type LineMarks = (Vec<u32>, [(usize, u32); 2]);
 
 #[derive(Debug, Default)]
 pub struct ColumnMemo {
-    /// Per long line asked about: `marks[k]` is the column at byte `(k + 1) * STEP`, and the
-    /// last two bytes asked with their columns, the latest first.
-    long: std::collections::HashMap<u32, LineMarks>,
+    /// The long line asked about last and its marks: questions come a line at a time, so most
+    /// are answered without the map. `marks[k]` is the column at byte `(k + 1) * STEP`; the
+    /// cursors are the last two bytes asked with their columns, the latest first.
+    last: Option<(u32, LineMarks)>,
+    /// The other long lines asked about, made on the first question about a second one (most
+    /// parses ask about none: a map made per parse cost them its making and its drop).
+    long: Option<std::collections::HashMap<u32, LineMarks>>,
 }
 
 impl ColumnMemo {
     pub const STEP: usize = 16;
 
+    /// Forgets every line (a memo kept for the next input); a long line's marks are given back.
+    #[inline]
+    pub fn clear(&mut self) {
+        if self.last.is_some() || self.long.is_some() {
+            *self = ColumnMemo::default();
+        }
+    }
+
     /// The column of byte `byte` (at most `text.len()`) of line `line`, whose text is `text`.
+    #[inline]
     pub fn column(&mut self, line: u32, text: &str, byte: usize) -> u32 {
+        match Self::short(text, byte) {
+            Some(c) => c,
+            None => self.column_long(line, text, byte),
+        }
+    }
+
+    /// The column of a byte near the start of its line, counted from the line start (no memo
+    /// needed), or `None` past that: the question most statements ask.
+    #[inline]
+    pub fn short(text: &str, byte: usize) -> Option<u32> {
+        let byte = byte.min(text.len());
+        // A short prefix, or the test of the test (`work::with_rescan`): from the line start.
+        (byte <= 2 * Self::STEP || crate::work::rescan()).then(|| columns(&text[..byte]))
+    }
+
+    /// [`ColumnMemo::column`] past a short prefix.
+    #[inline(never)]
+    fn column_long(&mut self, line: u32, text: &str, byte: usize) -> u32 {
         let b = text.as_bytes();
         let byte = byte.min(b.len());
-        if byte <= 2 * Self::STEP || crate::work::rescan() {
-            // A short prefix, or the test of the test (`work::with_rescan`): from the line start.
-            return columns(&text[..byte]);
+        if self.last.as_ref().is_some_and(|l| l.0 != line) {
+            // Another line: the one held goes to the map, and this one comes out of it.
+            let (held, marks) = self.last.take().expect("held");
+            let map = self.long.get_or_insert_with(Default::default);
+            map.insert(held, marks);
+            self.last = map.remove(&line).map(|m| (line, m));
         }
-        let (marks, cursors) = self.long.entry(line).or_default();
+        let (_, (marks, cursors)) = self.last.get_or_insert_with(|| (line, Default::default()));
         let near = cursors.iter().filter(|c| c.0 <= byte && byte - c.0 <= Self::STEP).max_by_key(|c| c.0).copied();
         let column = match near {
             Some((at, col)) => {
@@ -485,6 +519,7 @@ pub struct Registry<'o> {
 
 impl<'o> Registry<'o> {
     /// The executors a parse under `rules` knows when the host names `executors`.
+    #[inline]
     pub fn new(rules: &'o Rules, executors: Option<&'o [String]>) -> Registry<'o> {
         let always = &rules.tables.executors.always;
         let case_insensitive = rules.tables.executors.case_insensitive;
@@ -503,6 +538,7 @@ impl<'o> Registry<'o> {
     }
 
     /// Whether these are the rule set's `always` names alone (the shared classifier tables).
+    #[inline]
     fn is_always(&self, rules: &Rules) -> bool {
         matches!(&self.names, std::borrow::Cow::Borrowed(n) if std::ptr::eq(*n, rules.tables.executors.always.as_slice()))
     }
@@ -552,6 +588,9 @@ pub struct Fence {
     pub info: Info,
     /// Byte offset (in the line) where the tag or info starts.
     pub info_at: usize,
+    /// Where the name run from `info_at` ends ([`Classifier::name_end`]; `info_at` when none,
+    /// and for `Info::Chain`): a heading's name, read once.
+    pub name_end: usize,
     /// The tag is followed by an invocation slot (`(`), for §interstitial-fence.
     pub slotted: bool,
     /// The chained opener's width (`Info::Chain`).
@@ -583,13 +622,10 @@ pub struct Classifier<'r> {
 /// The classifier's first-byte tables.
 #[derive(Debug, Clone)]
 pub struct ClassTables {
-    ops_upper_first: [bool; 256],
-    exec_first: [bool; 256],
-    /// First bytes a line must start with to be anything but text: an indent, a fence character,
-    /// or the first letter of an operation or executor name. Most lines of a turn stop here.
-    may_matter: [bool; 256],
-    /// The fence characters of the rule tables, by first byte.
-    fence_first: [bool; 256],
+    /// What a line may be by its first byte ([`First`]): text (most lines of a turn stop here),
+    /// a fence (an indent or a fence character), an operation's or executor's name, or a
+    /// heading behind zero-width characters. One load and one branch per line.
+    first: [First; 256],
     /// The one-byte fence characters: the bytes a fence run can be made of.
     fence_char: [bool; 256],
     /// For a line's first byte, the bytes that may follow it in an operation's or executor's
@@ -599,6 +635,20 @@ pub struct ClassTables {
     /// branch the predictor cannot learn but by memorising the text.
     name_slot: [u16; 256],
     name_second: Vec<[u64; 4]>,
+}
+
+/// What a line may be, by its first byte (the classifier's first test).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum First {
+    /// Text, whatever follows.
+    Text,
+    /// An indent or a fence character: a fence line, or text.
+    Fence,
+    /// The first letter of an operation's or executor's name (§unfenced-operation).
+    Name,
+    /// The lead byte of a zero-width character, which may stand before a heading's fence
+    /// (§heading-slot-order).
+    ZeroWidth,
 }
 
 impl ClassTables {
@@ -657,26 +707,18 @@ impl ClassTables {
                 mark(b);
             }
         }
-        let mut may_matter = [false; 256];
-        for b in 0..256 {
-            may_matter[b] = ops_upper_first[b] || exec_first[b];
-        }
         let mut fence_first = [false; 256];
         let mut fence_char = [false; 256];
         for c in &rules.tables.fence.chars {
             if let Some(&b) = c.as_bytes().first() {
                 fence_first[b as usize] = true;
-                may_matter[b as usize] = true;
                 if c.len() == 1 {
                     fence_char[b as usize] = true;
                 }
             }
         }
         // An indent may precede a fence (§indented-fences), and so may a zero-width character
-        // (§heading-slot-order; each opens with one of these bytes).
-        may_matter[b' ' as usize] = true;
-        may_matter[0xE2] = true;
-        may_matter[0xEF] = true;
+        // (§heading-slot-order; each opens with 0xE2 or 0xEF): see `first` below.
         let mut name_slot = [0u16; 256];
         let mut name_second = vec![[0u64; 4]];
         let mut pair = |b0: u8, b1: u8| {
@@ -705,7 +747,20 @@ impl ClassTables {
                 name(n.as_bytes(), cases);
             }
         }
-        ClassTables { ops_upper_first, exec_first, may_matter, fence_first, fence_char, name_slot, name_second }
+        // The fence test wins over a name, and a zero-width character's lead byte over both.
+        let mut first = [First::Text; 256];
+        for b in 0..256 {
+            first[b] = if matches!(b, 0xE2 | 0xEF) {
+                First::ZeroWidth
+            } else if b == b' ' as usize || fence_first[b] {
+                First::Fence
+            } else if ops_upper_first[b] || exec_first[b] {
+                First::Name
+            } else {
+                First::Text
+            };
+        }
+        ClassTables { first, fence_char, name_slot, name_second }
     }
 }
 
@@ -778,14 +833,14 @@ impl<'r> Classifier<'r> {
     /// line pays, before its text is even sliced.
     #[inline(always)]
     pub fn may_matter(&self, first: u8) -> bool {
-        self.tables.may_matter[first as usize]
+        self.tables.first[first as usize] != First::Text
     }
 
     /// Classifies the line `text` (without its line ending).
     #[inline]
     pub fn classify(&self, text: &str) -> Class {
         match text.as_bytes().first() {
-            Some(&c) if self.tables.may_matter[c as usize] => self.classify_slow(text, c),
+            Some(&c) if self.may_matter(c) => self.classify_slow(text, c),
             _ => Class::Text,
         }
     }
@@ -793,19 +848,15 @@ impl<'r> Classifier<'r> {
     /// [`Classifier::classify`] of a line whose first byte, `first`, may matter.
     pub(crate) fn classify_slow(&self, text: &str, first: u8) -> Class {
         crate::work::add(crate::work::Stage::Lines, text.len());
-        if matches!(first, 0xE2 | 0xEF) {
-            return self.classify_zero_width(text);
+        match self.tables.first[first as usize] {
+            First::Fence => match self.fence(text) {
+                Some(f) => Class::Fence(f),
+                None => Class::Text,
+            },
+            First::Name => self.column_zero_name(text),
+            First::ZeroWidth => self.classify_zero_width(text),
+            First::Text => Class::Text,
         }
-        if first == b' ' || self.tables.fence_first[first as usize] {
-            if let Some(f) = self.fence(text) {
-                return Class::Fence(f);
-            }
-            return Class::Text;
-        }
-        if self.tables.ops_upper_first[first as usize] || self.tables.exec_first[first as usize] {
-            return self.column_zero_name(text);
-        }
-        Class::Text
     }
 
     /// §heading-slot-order: zero-width characters before a heading's fence (a byte-order mark
@@ -830,12 +881,16 @@ impl<'r> Classifier<'r> {
             Some(mut f) if matches!(f.info, Info::Heading(_) | Info::Chain(_)) => {
                 f.indent += k as u32;
                 f.info_at += k;
+                f.name_end += k;
                 Class::Fence(f)
             }
             _ => Class::Text,
         }
     }
 
+    /// The fence a line opens with, if any. Inlined into the classifier's one caller on the hot
+    /// path: most lines that reach it are a heading or a closer, and a call costs a tenth of one.
+    #[inline(always)]
     fn fence(&self, text: &str) -> Option<Fence> {
         let b = text.as_bytes();
         let mut indent = 0;
@@ -864,8 +919,17 @@ impl<'r> Classifier<'r> {
         if width < self.rules.fence_min() {
             return None;
         }
-        let mut f =
-            Fence { ch, width, indent: indent as u32, info: Info::Label, info_at: j, slotted: false, chain_width: 0, inline: false };
+        let mut f = Fence {
+            ch,
+            width,
+            indent: indent as u32,
+            info: Info::Label,
+            info_at: j,
+            name_end: j,
+            slotted: false,
+            chain_width: 0,
+            inline: false,
+        };
         // A bare run ending its line (most closers): nothing to trim.
         if j == b.len() {
             f.info = Info::Bare;
@@ -890,6 +954,7 @@ impl<'r> Classifier<'r> {
             }
         }
         let end = self.name_end(b, j);
+        f.name_end = end;
         // A heading opens at any indent within the limit (§indented-fences).
         if ch == b'`' && end > j {
             if let Some(named) = self.resolve(&text[j..end]) {
@@ -918,6 +983,7 @@ impl<'r> Classifier<'r> {
                 if let Some(named) = (ne > e0).then(|| self.resolve(&text[e0..ne])).flatten() {
                     f.info = Info::Chain(named);
                     f.info_at = s0;
+                    f.name_end = s0;
                     f.chain_width = (e0 - s0) as u32;
                     return Some(f);
                 }
@@ -1101,33 +1167,33 @@ mod tests {
     #[test]
     fn operation_fences_info_classes_by_shape() {
         let rows: &[(&str, &str)] = &[
-            ("```READ (a.rs)", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Heading(Op(READ)), info_at: 3, slotted: false, chain_width: 0, inline: false })"),
-            ("   ```READ (a.rs)", "Fence(Fence { ch: 96, width: 3, indent: 3, info: Heading(Op(READ)), info_at: 6, slotted: false, chain_width: 0, inline: false })"),
+            ("```READ (a.rs)", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Heading(Op(READ)), info_at: 3, name_end: 7, slotted: false, chain_width: 0, inline: false })"),
+            ("   ```READ (a.rs)", "Fence(Fence { ch: 96, width: 3, indent: 3, info: Heading(Op(READ)), info_at: 6, name_end: 10, slotted: false, chain_width: 0, inline: false })"),
             ("    ```READ (a.rs)", "Text"),
-            ("``` READ (a.rs)", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
-            ("```\tREAD", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
-            ("```<!-- x -->", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Aside, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
-            ("```<!-- x --> y", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
-            ("```", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Bare, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
-            ("```   ", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Bare, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
-            ("~~~READ (a)", "Fence(Fence { ch: 126, width: 3, indent: 0, info: Label, info_at: 3, slotted: true, chain_width: 0, inline: false })"),
-            ("~~~", "Fence(Fence { ch: 126, width: 3, indent: 0, info: Bare, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
-            ("```python", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
-            ("```sh", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Heading(Exec(0)), info_at: 3, slotted: false, chain_width: 0, inline: false })"),
-            ("```SH (x)", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Heading(Exec(0)), info_at: 3, slotted: false, chain_width: 0, inline: false })"),
-            ("```js", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
-            ("```READX", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
-            ("```READ", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Heading(Op(READ)), info_at: 3, slotted: false, chain_width: 0, inline: false })"),
-            ("``` ```READ (b)", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Chain(Op(READ)), info_at: 4, slotted: false, chain_width: 3, inline: false })"),
+            ("``` READ (a.rs)", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, name_end: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```\tREAD", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, name_end: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```<!-- x -->", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Aside, info_at: 3, name_end: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```<!-- x --> y", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, name_end: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Bare, info_at: 3, name_end: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```   ", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Bare, info_at: 3, name_end: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("~~~READ (a)", "Fence(Fence { ch: 126, width: 3, indent: 0, info: Label, info_at: 3, name_end: 7, slotted: true, chain_width: 0, inline: false })"),
+            ("~~~", "Fence(Fence { ch: 126, width: 3, indent: 0, info: Bare, info_at: 3, name_end: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```python", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, name_end: 9, slotted: false, chain_width: 0, inline: false })"),
+            ("```sh", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Heading(Exec(0)), info_at: 3, name_end: 5, slotted: false, chain_width: 0, inline: false })"),
+            ("```SH (x)", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Heading(Exec(0)), info_at: 3, name_end: 5, slotted: false, chain_width: 0, inline: false })"),
+            ("```js", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, name_end: 5, slotted: false, chain_width: 0, inline: false })"),
+            ("```READX", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, name_end: 8, slotted: false, chain_width: 0, inline: false })"),
+            ("```READ", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Heading(Op(READ)), info_at: 3, name_end: 7, slotted: false, chain_width: 0, inline: false })"),
+            ("``` ```READ (b)", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Chain(Op(READ)), info_at: 4, name_end: 4, slotted: false, chain_width: 3, inline: false })"),
             ("```x`y", "Text"),
-            ("```FOO (a) `b`", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: true, chain_width: 0, inline: true })"),
-            ("````READ (a) <1,2>", "Fence(Fence { ch: 96, width: 4, indent: 0, info: Heading(Op(READ)), info_at: 4, slotted: false, chain_width: 0, inline: false })"),
-            ("```<READ>", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```FOO (a) `b`", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, name_end: 6, slotted: true, chain_width: 0, inline: true })"),
+            ("````READ (a) <1,2>", "Fence(Fence { ch: 96, width: 4, indent: 0, info: Heading(Op(READ)), info_at: 4, name_end: 8, slotted: false, chain_width: 0, inline: false })"),
+            ("```<READ>", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, name_end: 3, slotted: false, chain_width: 0, inline: false })"),
             ("``READ", "Text"),
-            ("```-READ", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
-            ("```.sh", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, slotted: false, chain_width: 0, inline: false })"),
-            ("  ~~~~ ", "Fence(Fence { ch: 126, width: 4, indent: 2, info: Bare, info_at: 6, slotted: false, chain_width: 0, inline: false })"),
-            ("```READ`x`", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Heading(Op(READ)), info_at: 3, slotted: false, chain_width: 0, inline: false })"),
+            ("```-READ", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, name_end: 8, slotted: false, chain_width: 0, inline: false })"),
+            ("```.sh", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Label, info_at: 3, name_end: 6, slotted: false, chain_width: 0, inline: false })"),
+            ("  ~~~~ ", "Fence(Fence { ch: 126, width: 4, indent: 2, info: Bare, info_at: 6, name_end: 6, slotted: false, chain_width: 0, inline: false })"),
+            ("```READ`x`", "Fence(Fence { ch: 96, width: 3, indent: 0, info: Heading(Op(READ)), info_at: 3, name_end: 7, slotted: false, chain_width: 0, inline: false })"),
         ];
         let ops = &Rules::builtin().tables.operations;
         for (line, want) in rows {

@@ -324,6 +324,7 @@ impl<'r> Pairer<'r> {
     }
 
     /// A search reusing `bufs` (cleared here).
+    #[inline]
     pub fn with_buffers(rules: &'r Rules, facts: &'r [OpFacts], mut bufs: Buffers) -> Pairer<'r> {
         let p = &rules.tables.pairing;
         let root = Cand { stack: Stack::new(), cost: [0; MAX_COUNTERS], hist: NO_NODE, runon: false, unrun: 0 };
@@ -356,6 +357,7 @@ impl<'r> Pairer<'r> {
     }
 
     /// Feeds one fence line. Text lines between fence lines are implied by the line numbers.
+    #[inline]
     pub fn feed(&mut self, pl: &PLine) {
         // Work: one per reading moved (the lists are bounded by `max_candidates`).
         crate::work::add(crate::work::Stage::Pairing, 1 + self.complete.len() + self.repaired.len());
@@ -616,6 +618,7 @@ impl<'r> Pairer<'r> {
     }
 
     /// Finishes the search, handing back its buffers with the chosen moves in `committed`.
+    #[inline]
     pub fn finish_into(mut self) -> (Buffers, Stats) {
         let chosen = match (self.settle, self.complete.len(), self.repaired.len()) {
             // One reading left (every turn whose fences pair one way): it is the choice, whatever

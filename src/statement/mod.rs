@@ -42,9 +42,6 @@ pub struct Ctx<'a, 'c> {
     pub scratch: &'c Scratch,
     /// The heading splits the scan kept (a line not kept is split again here).
     pub heads: &'c heading::SegmentCache,
-    /// The columns of the line last asked about, counted once however positions on it are
-    /// asked for (a line of many statements, §one-line-turn).
-    columns: std::cell::RefCell<crate::scan::ColumnMemo>,
 }
 
 /// See [`Ctx::scratch`]. Each vector is taken out of its cell while in use and put back after,
@@ -54,6 +51,9 @@ pub struct Scratch {
     segs: std::cell::Cell<Vec<Segment>>,
     lexed: std::cell::Cell<Lexed>,
     sels: std::cell::Cell<Vec<Sel>>,
+    /// The columns of the long lines asked about, counted once however positions on them are
+    /// asked for (a line of many statements, §one-line-turn); emptied for each context.
+    columns: std::cell::RefCell<crate::scan::ColumnMemo>,
 }
 
 /// A selection's option blocks with `pattern` lifted out (§matcher-option).
@@ -74,6 +74,7 @@ pub struct Out<'a> {
 }
 
 impl<'a, 'c> Ctx<'a, 'c> {
+    #[inline]
     pub fn new(
         input: &'a str,
         lines: &'c [Line],
@@ -83,14 +84,20 @@ impl<'a, 'c> Ctx<'a, 'c> {
         scratch: &'c Scratch,
         heads: &'c heading::SegmentCache,
     ) -> Self {
-        Ctx { input, lines, rules, cls, entry, scratch, heads, columns: Default::default() }
+        scratch.columns.borrow_mut().clear();
+        Ctx { input, lines, rules, cls, entry, scratch, heads }
     }
     pub fn line_text(&self, i: u32) -> &'a str {
         let l = self.lines[i as usize];
         &self.input[l.start..l.end]
     }
+    #[inline]
     pub fn pos(&self, line: u32, byte: usize) -> Position {
-        let column = self.columns.borrow_mut().column(line, self.line_text(line), byte);
+        let text = self.line_text(line);
+        let column = match crate::scan::ColumnMemo::short(text, byte) {
+            Some(c) => c,
+            None => self.scratch.columns.borrow_mut().column(line, text, byte),
+        };
         Position { line: line + 1, column }
     }
     #[cold]
@@ -271,6 +278,7 @@ fn build_segments<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, segs: &[Segment], out: &m
 /// The one statement of a clean turn's fenced region (§fence-pairing's clean shape): its
 /// heading is `seg`, the whole line. `false` when the statement's refusal reaches past it (the
 /// closer, the tier or the boundary): the general path then reads the turn.
+#[inline]
 pub(crate) fn clean_statement<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, seg: &Segment, out: &mut Vec<Item<'a>>) -> bool {
     let position = ctx.pos(r.head_line, r.pos_at);
     match statement(ctx, r, seg, position, body_span(ctx, r), out) {

@@ -279,7 +279,7 @@ pub(super) fn operation<'a>(
                 }
             }
             BodyKind::Literal | BodyKind::Prompt | BodyKind::Message | BodyKind::Matcher => {
-                let optional = prompt_optional(o, target.as_ref());
+                let optional = || prompt_optional(o, target.as_ref());
                 body_val = kept_body(ctx, o.body, join_body(inline_body.as_deref(), raw_body), optional, position, notes);
             }
         }
@@ -335,12 +335,13 @@ pub(super) fn prompt_optional(o: &Operation, target: Option<&Target>) -> bool {
 
 /// The body of an operation whose row keeps it (a literal, a prompt, a message or a matcher
 /// body, §op-shapes), from its text if any. An absent prompt is `""` where the prompt is
-/// required and `null` where a prompt resource makes it optional (§empty-section).
+/// required and `null` where a prompt resource makes it optional (§empty-section): `optional`
+/// is asked only then.
 pub(super) fn kept_body<'a>(
     ctx: &Ctx<'a, '_>,
     kind: BodyKind,
     text: Option<Cow<'a, str>>,
-    optional: bool,
+    optional: impl FnOnce() -> bool,
     position: Position,
     notes: &mut Vec<Diagnostic>,
 ) -> Body<'a> {
@@ -351,7 +352,7 @@ pub(super) fn kept_body<'a>(
         }
         (BodyKind::Matcher, Some(t)) => Body::Matcher(Box::new(read_matcher(ctx, t.into_owned(), position, notes))),
         (BodyKind::Literal | BodyKind::Prompt, Some(t)) => Body::Text(t),
-        (BodyKind::Prompt, None) if !optional => Body::Text(Cow::Borrowed("")),
+        (BodyKind::Prompt, None) if !optional() => Body::Text(Cow::Borrowed("")),
         _ => Body::Null,
     }
 }
@@ -433,6 +434,7 @@ pub(super) fn naked_body(b: Option<&str>, min: usize) -> Option<&str> {
 }
 
 /// The body text, as the operation's body kind holds it.
+#[inline]
 pub(super) fn body_text<'a>(ctx: &Ctx<'a, '_>, body: Option<(usize, usize, u32, u32)>) -> Option<&'a str> {
     body.map(|(s, e, _, _)| &ctx.input[s..e]).filter(|t| !t.is_empty())
 }

@@ -34,6 +34,7 @@ struct Slots {
 
 /// Reads `[from, end)` of `line` as a plain heading's slots into `s` (default on entry), or `None`. `charge` is the log's
 /// charge separator, which the general path would peel off a matcher (§log-heading-notation).
+#[inline(always)]
 fn lex(line: &str, from: usize, end: usize, charge: &str, lead_meta: bool, s: &mut Slots) -> Option<()> {
     let b = &line.as_bytes()[..end];
     let mut i = from;
@@ -107,6 +108,8 @@ fn lex(line: &str, from: usize, end: usize, charge: &str, lead_meta: bool, s: &m
 }
 
 /// The statement of a plain fenced heading, written to `out`, or `None` for the general path.
+/// Inlined into its one caller: its answer, returned through memory, is a refusal's size.
+#[inline(always)]
 pub(super) fn statement<'a>(
     ctx: &Ctx<'a, '_>,
     r: &OpRegion,
@@ -149,6 +152,7 @@ fn selection<'a>(
     line: &'a str,
     line_no: u32,
     sel: &((usize, usize), Option<ScopeTok>),
+    marks: Option<target::SlotMarks>,
     domain: ScopeDomain,
     named: Named,
     position: Position,
@@ -161,7 +165,11 @@ fn selection<'a>(
         Some(st) => Some(read_scope_tok(ctx, line, line_no, st, domain, ctx.name_of(named), named, notes).map_err(Refusal::Error)?),
         None => None,
     };
-    let marks = target::SlotMarks::of(&line[s..e]);
+    // The slot's marks, unless the caller read them already.
+    let marks = match marks {
+        Some(m) => m,
+        None => target::SlotMarks::of(&line[s..e]),
+    };
     let target = parse_target(ctx, target::decode_marked(&line[s..e], marks), marks, position)?;
     Ok((target, lm))
 }
@@ -226,6 +234,7 @@ fn push_notes(out: &mut Vec<Item<'_>>, notes: Vec<Diagnostic>) {
 
 /// A native operation's plain statement (§op-shapes), or `None`.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn operation<'a>(
     ctx: &Ctx<'a, '_>,
     r: &OpRegion,
@@ -273,11 +282,15 @@ fn operation<'a>(
     if raw_body.is_some() && !keeps_body && o.shape != Shape::Transfer {
         return None;
     }
+    // The first slot's marks, read once: for the group check here and for its target.
+    let mut marks = None;
     if o.operands == Operands::Group && n == 1 {
         let (s, e) = slots.sels[0].0;
-        if target::SlotMarks::of(&line[s..e]).may_be_group() {
+        let m = target::SlotMarks::of(&line[s..e]);
+        if m.may_be_group() {
             return None;
         }
+        marks = Some(m);
     }
     if o.shape == Shape::Transfer {
         if dropped {
@@ -294,14 +307,14 @@ fn operation<'a>(
         }
     }
     let (target, line_marker) = match n {
-        1 => match selection(ctx, line, r.head_line, &sel, o.scope, named, position, &mut notes) {
+        1 => match selection(ctx, line, r.head_line, &sel, marks, o.scope, named, position, &mut notes) {
             Ok((target, lm)) => (Some(target), lm),
             Err(e) => return Some(Err(e)),
         },
         _ => (None, None),
     };
     let body = if keeps_body {
-        kept_body(ctx, o.body, raw_body.map(Cow::Borrowed), prompt_optional(o, target.as_ref()), position, &mut notes)
+        kept_body(ctx, o.body, raw_body.map(Cow::Borrowed), || prompt_optional(o, target.as_ref()), position, &mut notes)
     } else {
         Body::Null
     };
@@ -336,7 +349,7 @@ fn transfer<'a>(
         }
     }
     for (slot, sel) in both.iter_mut().zip(&slots.sels) {
-        let (target, line_marker) = selection(ctx, line, r.head_line, sel, o.scope, Named::Op(index), position, &mut notes)?;
+        let (target, line_marker) = selection(ctx, line, r.head_line, sel, None, o.scope, Named::Op(index), position, &mut notes)?;
         *slot = Some(Box::new(Selection { target: Some(target), metadata: None, line_marker, matcher: None }));
     }
     if body_text(ctx, body).is_some() {
@@ -362,8 +375,9 @@ fn transfer<'a>(
 }
 
 /// An executor's plain statement: its program path (never split, §exec-executor-slot), its
-/// scope and its body as written.
+/// scope and its body as written. Out of line: most statements name an operation.
 #[allow(clippy::too_many_arguments)]
+#[inline(never)]
 fn executor<'a>(
     ctx: &Ctx<'a, '_>,
     r: &OpRegion,

@@ -237,7 +237,7 @@ fn units(
         open = match open {
             Open::Top => match f.info {
                 Info::Heading(named) => {
-                    let name_end = cls.name_end(line_text.as_bytes(), f.info_at);
+                    let name_end = f.name_end;
                     // A backtick after the name may close the heading on its line or open the next.
                     if scan::find_byte(b'`', &bytes[l.start + name_end..l.end]).is_some() {
                         return Shape::No;
@@ -381,7 +381,7 @@ fn unclosed_last(input: &str, rules: &Rules, cls: &Classifier, text: bool, ws: &
         return false;
     }
     let l = lines[head];
-    let name_end = cls.name_end(&input.as_bytes()[l.start..l.end], f.info_at);
+    let name_end = f.name_end;
     let resume = ws.clean.last().map_or(0, |u| u.resume);
     let text_before = text && !scan::blank(&input[resume..l.start]);
     ws.clean.push(Unit {
