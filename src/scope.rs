@@ -187,6 +187,7 @@ pub fn is_plain(inner: &str) -> bool {
 
 /// `N` or `N,M` (one space allowed after the comma), each an optional `-` and one to fifteen
 /// digits (no overflow, and far inside safe integers): the two numbers.
+#[inline]
 fn plain_ints(inner: &str) -> Option<(i64, Option<i64>)> {
     fn int(b: &[u8], i: &mut usize) -> Option<i64> {
         let neg = b.get(*i) == Some(&b'-');

@@ -99,7 +99,9 @@ use crate::scan::Named;
 
 /// Pairs a whole turn (`plines`, in line order) into `bufs.committed`: at once when the turn is
 /// clean (built-in rule set only, where the argument above holds), else by the full search.
-/// A clean turn builds no search at all: no readings, no history, no buffers moved.
+/// A clean turn builds no search at all: no readings, no history, no buffers moved. Inlined into
+/// its one caller (the search stays out of line).
+#[inline]
 pub fn pair_into(rules: &Rules, facts: &[OpFacts], plines: &[PLine], bufs: &mut Buffers) {
     bufs.committed.clear();
     let max_cands = (rules.tables.pairing.max_candidates as usize).max(1);

@@ -76,6 +76,7 @@ pub enum Rb {
 }
 
 /// Replays the chosen moves over the fence lines into reused buffers (cleared first).
+#[inline]
 pub fn replay_into(
     plines: &[PLine],
     choices: &[(u32, Move, u32)],

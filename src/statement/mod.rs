@@ -74,6 +74,7 @@ pub struct Out<'a> {
 }
 
 impl<'a, 'c> Ctx<'a, 'c> {
+    /// A context over `input`, whose line table (`scan::lines_into(input)`) is `lines`.
     #[inline]
     pub fn new(
         input: &'a str,
@@ -87,9 +88,17 @@ impl<'a, 'c> Ctx<'a, 'c> {
         scratch.columns.borrow_mut().clear();
         Ctx { input, lines, rules, cls, entry, scratch, heads }
     }
+    /// Line `i`'s text, without its line ending. Every statement asks for its heading line, and
+    /// the checked slice was an out-of-line call each time.
+    #[inline]
     pub fn line_text(&self, i: u32) -> &'a str {
         let l = self.lines[i as usize];
-        &self.input[l.start..l.end]
+        assert!(l.start <= l.end && l.end <= self.input.len());
+        debug_assert!(self.input.is_char_boundary(l.start) && self.input.is_char_boundary(l.end));
+        // SAFETY: in bounds (checked above); `lines` is the input's line table (`Ctx::new`'s
+        // callers pass `scan::lines_into(input)`), whose lines start after a `\n` (or at 0) and end
+        // before `\r\n`, `\n` or at the input's end: ASCII bytes or the ends, character boundaries.
+        unsafe { self.input.get_unchecked(l.start..l.end) }
     }
     #[inline]
     pub fn pos(&self, line: u32, byte: usize) -> Position {

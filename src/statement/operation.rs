@@ -434,7 +434,7 @@ pub(super) fn naked_body(b: Option<&str>, min: usize) -> Option<&str> {
 }
 
 /// The body text, as the operation's body kind holds it.
-#[inline]
+#[inline(always)]
 pub(super) fn body_text<'a>(ctx: &Ctx<'a, '_>, body: Option<(usize, usize, u32, u32)>) -> Option<&'a str> {
     body.map(|(s, e, _, _)| &ctx.input[s..e]).filter(|t| !t.is_empty())
 }

@@ -165,12 +165,13 @@ fn selection<'a>(
         Some(st) => Some(read_scope_tok(ctx, line, line_no, st, domain, ctx.name_of(named), named, notes).map_err(Refusal::Error)?),
         None => None,
     };
-    // The slot's marks, unless the caller read them already.
+    // The slot's text, sliced once, and its marks, unless the caller read them already.
+    let slot = &line[s..e];
     let marks = match marks {
         Some(m) => m,
-        None => target::SlotMarks::of(&line[s..e]),
+        None => target::SlotMarks::of(slot),
     };
-    let target = parse_target(ctx, target::decode_marked(&line[s..e], marks), marks, position)?;
+    let target = parse_target(ctx, target::decode_marked(slot, marks), marks, position)?;
     Ok((target, lm))
 }
 
