@@ -118,41 +118,58 @@ pub(crate) fn aside_close(b: &[u8], from: usize) -> Option<usize> {
 }
 
 /// The segments the scan read for each heading line (§inline-chain), kept for the builder so a
-/// heading line is split once per parse, not once to pair and again to build. Bounded: past
-/// [`SegmentCache::CAP`] segments the rest are not kept and the builder splits those lines
-/// again, so a turn of a million headings holds no more than this. The bound lies past the
-/// headings of a few hundred kilobytes (a line of glued compact headings, §one-line-turn, splits
-/// into a statement every few bytes), so the work per byte of a turn that size does not step up
-/// where the bound is passed; a workspace that held more is given back after its parse.
+/// heading line is split once per parse, not once to pair and again to build: a line of glued
+/// compact headings (§one-line-turn) splits into a statement every few bytes, and reading it
+/// twice was a step up in the work per byte wherever a bound on the kept segments was passed.
+/// Each is kept packed (28 bytes and its closers', where a [`Segment`] is 120), a fraction of
+/// the result item every statement becomes, so all are kept; a workspace that held many is
+/// given back after its parse. A line out of order, or too long for 32-bit offsets, is not kept
+/// and the builder splits it again, a statement at a time.
 #[derive(Default)]
 pub struct SegmentCache {
-    /// `(line, fence_at, width, from, to)`, lines ascending: `segs[from..to]` split `line` from
-    /// the opener at `fence_at` of `width`.
+    /// `(line, fence_at, width, from, to)`, lines ascending: `packed[from..to]` split `line`
+    /// from the opener at `fence_at` of `width`.
     heads: Vec<(u32, usize, u32, u32, u32)>,
-    segs: Vec<Segment>,
-    /// `segs[..kept]` are the kept splits; past it lies the last split, if it was not kept.
-    kept: usize,
+    packed: Vec<Packed>,
+    /// The packed segments' closers, each segment's in a run.
+    closers: Vec<(u32, u32)>,
+    /// The last split's last statement (what the scan asks of a split).
+    last: Option<Segment>,
+}
+
+/// A kept [`Segment`], its offsets in 32 bits; the name starts after the fence run.
+#[derive(Debug, Clone, Copy)]
+struct Packed {
+    fence_at: u32,
+    width: u32,
+    name_end: u32,
+    end: u32,
+    /// `Named::Op` or `Named::Exec` (`exec`) of this index.
+    index: u32,
+    /// Its closers are `closers[closers_at..closers_at + closers_n]`.
+    closers_at: u32,
+    closers_n: u16,
+    exec: bool,
+    closed: bool,
 }
 
 impl SegmentCache {
-    pub const CAP: usize = 1 << 16;
-
     /// The segments the cache's buffer can hold (its memory, for the workspace's release).
     pub fn held(&self) -> usize {
-        self.segs.capacity()
+        self.packed.capacity()
     }
 
     pub fn clear(&mut self) {
         self.heads.clear();
-        self.segs.clear();
-        self.kept = 0;
+        self.packed.clear();
+        self.closers.clear();
+        self.last = None;
     }
 
     /// Splits heading `line` (its text `text`, lines in ascending order) from the opener at
-    /// `fence_at` of `width`, straight into the cache, and keeps the split unless it would pass
-    /// the bound or the line is out of order. The split is returned either way; one that was not
-    /// kept is dropped by the next call. Splitting in place, not into a buffer copied over, spares
-    /// a clone per segment of every heading.
+    /// `fence_at` of `width`, keeps the split unless the line is out of order (or too long to
+    /// pack), and returns its last statement (the scan's question: whether the line ends closed,
+    /// and the width left open), a one-element slice.
     #[cfg(test)]
     pub fn split(&mut self, cls: &Classifier, line: u32, text: &str, fence_at: usize, width: u32) -> &[Segment] {
         self.split_named(cls, line, text, fence_at, width, None)
@@ -169,21 +186,139 @@ impl SegmentCache {
         width: u32,
         first: Option<Named>,
     ) -> &[Segment] {
-        self.segs.truncate(self.kept);
-        let from = self.segs.len();
-        segments_append(cls, text, fence_at, width, first, &mut self.segs);
-        if self.segs.len() <= Self::CAP && self.heads.last().is_none_or(|h| h.0 < line) {
-            self.heads.push((line, fence_at, width, from as u32, self.segs.len() as u32));
-            self.kept = self.segs.len();
+        let (from, closers_from) = (self.packed.len(), self.closers.len());
+        let mut keep = self.heads.last().is_none_or(|h| h.0 < line) && u32::try_from(text.len()).is_ok();
+        let mut split = Segments::new(cls, text, fence_at, width, first);
+        let mut last = None;
+        if keep {
+            for seg in split.by_ref() {
+                if !self.pack(&seg) {
+                    // A field past 32 bits: the line is not kept after all.
+                    keep = false;
+                    self.packed.truncate(from);
+                    self.closers.truncate(closers_from);
+                    last = Some(seg);
+                    break;
+                }
+            }
         }
-        &self.segs[from..]
+        self.last = if keep {
+            self.heads.push((line, fence_at, width, from as u32, self.packed.len() as u32));
+            self.packed[from..].last().map(|p| self.unpack(p))
+        } else {
+            split.last().or(last)
+        };
+        self.last.as_slice()
     }
 
-    /// The kept split of `line` from that opener, if the scan kept one.
-    pub fn get(&self, line: u32, fence_at: usize, width: u32) -> Option<&[Segment]> {
+    /// Packs `seg` after the kept segments; `false` (nothing kept) when a field does not fit.
+    fn pack(&mut self, seg: &Segment) -> bool {
+        let n32 = |v: usize| u32::try_from(v).ok();
+        let (index, exec) = match seg.named {
+            Named::Op(i) => (i, false),
+            Named::Exec(e) => (e, true),
+        };
+        let (Some(fence_at), Some(name_end), Some(end), Some(index), Some(closers_at), Ok(closers_n)) =
+            (n32(seg.fence_at), n32(seg.name.1), n32(seg.end), n32(index), n32(self.closers.len()), u16::try_from(seg.closers.len()))
+        else {
+            return false;
+        };
+        if seg.name.0 != seg.fence_at + seg.width as usize {
+            return false;
+        }
+        // A closer lies in the line, whose length fits (the caller checked).
+        self.closers.extend(seg.closers.iter().map(|&(s, e)| (s as u32, e as u32)));
+        self.packed.push(Packed { fence_at, width: seg.width, name_end, end, index, closers_at, closers_n, exec, closed: seg.closed });
+        true
+    }
+
+    /// The kept split of `line` from that opener, if the scan kept one, a statement at a time.
+    pub fn get(&self, line: u32, fence_at: usize, width: u32) -> Option<Kept<'_>> {
         let i = self.heads.binary_search_by_key(&line, |h| h.0).ok()?;
         let (_, f, w, from, to) = self.heads[i];
-        (f == fence_at && w == width).then(|| &self.segs[from as usize..to as usize])
+        (f == fence_at && w == width).then_some(Kept { cache: self, at: from as usize, to: to as usize })
+    }
+
+    #[inline]
+    fn unpack(&self, p: &Packed) -> Segment {
+        let fence_at = p.fence_at as usize;
+        let mut closers = Small::new();
+        let at = p.closers_at as usize;
+        for &(s, e) in &self.closers[at..at + p.closers_n as usize] {
+            closers.push((s as usize, e as usize));
+        }
+        Segment {
+            fence_at,
+            width: p.width,
+            named: if p.exec { Named::Exec(p.index as usize) } else { Named::Op(p.index as usize) },
+            name: (fence_at + p.width as usize, p.name_end as usize),
+            end: p.end as usize,
+            closers,
+            closed: p.closed,
+        }
+    }
+}
+
+/// Heading segments read in line order, one at a time, with a look at where the next opens:
+/// what the builder needs of a line's split (whether a statement is the line's last, and a
+/// closer glued to the next opener), with no table of the line's segments.
+pub trait SegmentSource {
+    /// The next statement's segment.
+    fn next_segment(&mut self) -> Option<Segment>;
+    /// Where the statement after the one last read opens (its fence run), if one follows.
+    fn upcoming(&self) -> Option<usize>;
+}
+
+/// A kept split ([`SegmentCache::get`]), unpacked a statement at a time.
+pub struct Kept<'c> {
+    cache: &'c SegmentCache,
+    at: usize,
+    to: usize,
+}
+
+impl SegmentSource for Kept<'_> {
+    #[inline]
+    fn next_segment(&mut self) -> Option<Segment> {
+        let p = self.cache.packed[self.at..self.to].first()?;
+        self.at += 1;
+        Some(self.cache.unpack(p))
+    }
+
+    #[inline]
+    fn upcoming(&self) -> Option<usize> {
+        self.cache.packed[self.at..self.to].first().map(|p| p.fence_at as usize)
+    }
+}
+
+impl Iterator for Kept<'_> {
+    type Item = Segment;
+    fn next(&mut self) -> Option<Segment> {
+        self.next_segment()
+    }
+}
+
+impl SegmentSource for Segments<'_, '_> {
+    #[inline]
+    fn next_segment(&mut self) -> Option<Segment> {
+        self.next()
+    }
+
+    /// After a statement that a next opener on its line ended, that opener (its tag resolved,
+    /// so it is read); after the line's last, none.
+    #[inline]
+    fn upcoming(&self) -> Option<usize> {
+        (!self.done).then_some(self.at)
+    }
+}
+
+/// One statement read from outside a heading line (a naked or forgotten-tag framing).
+impl SegmentSource for Option<Segment> {
+    fn next_segment(&mut self) -> Option<Segment> {
+        self.take()
+    }
+
+    fn upcoming(&self) -> Option<usize> {
+        self.as_ref().map(|s| s.fence_at)
     }
 }
 
@@ -197,30 +332,57 @@ pub fn segments(cls: &Classifier, line: &str, fence_at: usize, width: u32) -> Ve
 /// [`segments`] into a reused buffer (cleared first).
 pub fn segments_into(cls: &Classifier, line: &str, fence_at: usize, width: u32, out: &mut Vec<Segment>) {
     out.clear();
-    segments_append(cls, line, fence_at, width, None, out);
+    out.extend(Segments::new(cls, line, fence_at, width, None));
 }
 
-/// [`segments`] pushed after what `out` holds. `first`, when given, is what the first opener's
-/// tag resolves to (the classifier's reading of the line), so it is not resolved again.
-fn segments_append(cls: &Classifier, line: &str, fence_at: usize, width: u32, mut first: Option<Named>, out: &mut Vec<Segment>) {
-    let b = line.as_bytes();
-    let min = cls.rules.fence_min();
-    let mut at = fence_at;
-    let mut w = width;
-    loop {
+/// The statements of a heading line one at a time (§inline-chain, §one-line-turn), in line
+/// order: a line of glued compact headings is read a statement at a time, with no table of a
+/// segment per statement of the line (of a megabyte's line, tens of megabytes).
+pub struct Segments<'l, 'c> {
+    cls: &'c Classifier<'c>,
+    line: &'l str,
+    /// The next opener and its width.
+    at: usize,
+    w: u32,
+    /// What the next opener's tag resolves to, when known (the classifier's reading of the
+    /// line's first, or the look at the next opener that ended the last statement): it is not
+    /// resolved again.
+    first: Option<Named>,
+    /// The last statement was read (its stretch runs to the line's end).
+    done: bool,
+}
+
+impl<'l, 'c> Segments<'l, 'c> {
+    /// The statements of `line` from the opener at `fence_at` of `width`.
+    pub fn new(cls: &'c Classifier<'c>, line: &'l str, fence_at: usize, width: u32, first: Option<Named>) -> Self {
+        Segments { cls, line, at: fence_at, w: width, first, done: false }
+    }
+}
+
+impl Iterator for Segments<'_, '_> {
+    type Item = Segment;
+
+    fn next(&mut self) -> Option<Segment> {
+        if self.done {
+            return None;
+        }
+        let (cls, line) = (self.cls, self.line);
+        let b = line.as_bytes();
+        let min = cls.rules.fence_min();
+        let (at, w) = (self.at, self.w);
         let name_start = at + w as usize;
         let name_end = cls.name_end(b, name_start);
-        let named = match first.take().or_else(|| cls.resolve(&line[name_start..name_end])) {
-            Some(n) => n,
-            None => break,
+        let Some(named) = self.first.take().or_else(|| cls.resolve(&line[name_start..name_end])) else {
+            self.done = true;
+            return None;
         };
         let mut seg =
             Segment { fence_at: at, width: w, named, name: (name_start, name_end), end: b.len(), closers: Small::new(), closed: false };
         // No backtick after the name (most headings): no closer and no next opener can stand on
         // the line, so the stretch runs to its end unclosed; the slots need no walk.
         if crate::scan::find_byte(b'`', &b[name_end..]).is_none() {
-            out.push(seg);
-            break;
+            self.done = true;
+            return Some(seg);
         }
         let mut i = name_end;
         let mut next: Option<(usize, u32)> = None;
@@ -257,7 +419,10 @@ fn segments_append(cls: &Classifier, line: &str, fence_at: usize, width: u32, mu
                     }
                     let run = (i - s) as u32;
                     let ne = cls.name_end(b, i);
-                    if !prose && run >= min && ne > i && cls.resolve(&line[i..ne]).is_some() {
+                    // The next opener's tag, resolved once: the next statement is handed it.
+                    let opener = if !prose && run >= min && ne > i { cls.resolve(&line[i..ne]) } else { None };
+                    if let Some(tag) = opener {
+                        self.first = Some(tag);
                         if run >= w + min {
                             // A closer glued to the next opener, the runs written as one: the
                             // first `w` backticks close, the rest open (§inline-chain).
@@ -292,15 +457,11 @@ fn segments_append(cls: &Classifier, line: &str, fence_at: usize, width: u32, mu
             Some((s, run)) => {
                 seg.end = s;
                 seg.closed = true;
-                out.push(seg);
-                at = s;
-                w = run;
+                (self.at, self.w) = (s, run);
             }
-            None => {
-                out.push(seg);
-                break;
-            }
+            None => self.done = true,
         }
+        Some(seg)
     }
 }
 
@@ -554,9 +715,10 @@ mod tests {
     }
 
     /// §inline-chain: the builder gets back exactly the split the scan kept for that line and
-    /// opener, nothing for another opener or a line out of order, and nothing past the bound.
+    /// opener, nothing for another opener or a line out of order; the scan gets the split's last
+    /// statement.
     #[test]
-    fn inline_chain_splits_are_kept_once_and_bounded() {
+    fn inline_chain_splits_are_kept_once() {
         let rules = Rules::builtin();
         let reg = Registry::new(rules, None);
         let cls = Classifier::new(rules, &reg);
@@ -565,10 +727,10 @@ mod tests {
         let split = segments(&cls, line, 0, 4);
         let spans = |v: &[Segment]| v.iter().map(|s| (s.fence_at, s.width, s.end, s.closed)).collect::<Vec<_>>();
         let mut cache = SegmentCache::default();
-        // The split handed back is the split itself, kept or not.
-        assert_eq!(spans(cache.split(&cls, 3, line, 0, 4)), spans(&split));
-        assert_eq!(spans(cache.split(&cls, 2, line, 0, 4)), spans(&split)); // out of order: not kept
-        assert_eq!(cache.split(&cls, 5, other, 2, 3).len(), 1);
+        // The scan is handed the split's last statement, kept or not.
+        assert_eq!(spans(cache.split(&cls, 3, line, 0, 4)), spans(&split[1..]));
+        assert_eq!(spans(cache.split(&cls, 2, line, 0, 4)), spans(&split[1..])); // out of order: not kept
+        assert_eq!(spans(cache.split(&cls, 5, other, 2, 3)), spans(&segments(&cls, other, 2, 3)));
         let table: [((u32, usize, u32), Option<usize>); 7] = [
             ((3, 0, 4), Some(2)),
             ((3, 0, 3), None),
@@ -579,29 +741,42 @@ mod tests {
             ((6, 2, 3), None),
         ];
         for ((line_no, at, w), want) in table {
-            let got = cache.get(line_no, at, w);
-            assert_eq!(got.map(|g| g.len()), want, "line {line_no} at {at} width {w}");
+            let got: Option<Vec<Segment>> = cache.get(line_no, at, w).map(|g| g.collect());
+            assert_eq!(got.as_ref().map(|g| g.len()), want, "line {line_no} at {at} width {w}");
             if let Some(g) = got {
                 let text = if line_no == 5 { other } else { line };
-                assert_eq!(spans(g), spans(&segments(&cls, text, at, w)));
+                // Field for field, closers included.
+                assert_eq!(format!("{g:?}"), format!("{:?}", segments(&cls, text, at, w)));
             }
         }
-        // Full: a line whose split would pass the bound is not kept, and what it left is dropped
-        // by the next split, so the cache never holds more than the bound and one line's split.
         cache.clear();
         assert!(cache.get(3, 0, 4).is_none());
-        cache.split(&cls, 0, other, 2, 3); // one odd split: the bound is then reached a segment short
-        let mut n = 1u32;
-        while cache.segs.len() + split.len() <= SegmentCache::CAP {
-            cache.split(&cls, n, line, 0, 4);
-            n += 1;
-        }
-        assert!(cache.get(n - 1, 0, 4).is_some());
-        assert_eq!(cache.split(&cls, n, line, 0, 4).len(), 2);
-        assert!(cache.get(n, 0, 4).is_none() && cache.kept <= SegmentCache::CAP);
-        assert_eq!(cache.split(&cls, n + 1, other, 2, 3).len(), 1);
-        assert!(cache.get(n + 1, 2, 3).is_some(), "a split that fits after one that did not is kept");
-        assert!(cache.get(n - 1, 0, 4).is_some() && cache.segs.len() <= SegmentCache::CAP);
+    }
+
+    /// §one-line-turn: a line of many glued compact headings is kept whole, however many
+    /// statements it splits into (the builder never reads it a second time), and each kept
+    /// statement reads back as split, its closers past the inline two included.
+    #[test]
+    fn one_line_turn_splits_are_kept_whole() {
+        let rules = Rules::builtin();
+        let reg = Registry::new(rules, None);
+        let cls = Classifier::new(rules, &reg);
+        let unit = "```READ (src/a.rs) <1,2>```";
+        let line = unit.repeat(70_000);
+        let mut cache = SegmentCache::default();
+        let last = cache.split(&cls, 0, &line, 0, 3).to_vec();
+        let kept: Vec<Segment> = cache.get(0, 0, 3).expect("kept").collect();
+        assert_eq!(kept.len(), 70_000);
+        assert_eq!(format!("{:?}", kept.last()), format!("{:?}", last.last()));
+        let plain = segments(&cls, &line, 0, 3);
+        assert!(kept.iter().zip(&plain).all(|(a, b)| format!("{a:?}") == format!("{b:?}")));
+        // Three closers in one stretch (§transparent-inline-closer) spill past the inline two.
+        let many = "```READ (a) ``` ``` ``` <1,2>";
+        cache.clear();
+        cache.split(&cls, 0, many, 0, 3);
+        let back: Vec<Segment> = cache.get(0, 0, 3).expect("kept").collect();
+        assert_eq!(format!("{back:?}"), format!("{:?}", segments(&cls, many, 0, 3)));
+        assert!(back[0].closers.len() >= 3, "{back:?}");
     }
 
     /// §inline-chain: a split handed the classifier's reading of the first tag is the split that
@@ -633,9 +808,11 @@ mod tests {
                 crate::scan::Info::Chain(named) => (f.info_at, f.chain_width, named),
                 other => panic!("{line:?} reads {other:?}"),
             };
-            let plain = format!("{:?}", segments(&cls, line, at, w));
-            assert_eq!(format!("{:?}", cache.split_named(&cls, n as u32, line, at, w, Some(named))), plain, "{line:?}");
-            assert_eq!(format!("{:?}", cache.get(n as u32, at, w).expect("kept")), plain, "{line:?}");
+            let plain = segments(&cls, line, at, w);
+            let last = cache.split_named(&cls, n as u32, line, at, w, Some(named)).to_vec();
+            assert_eq!(format!("{last:?}"), format!("{:?}", plain.last().into_iter().collect::<Vec<_>>()), "{line:?}");
+            let kept: Vec<Segment> = cache.get(n as u32, at, w).expect("kept").collect();
+            assert_eq!(format!("{kept:?}"), format!("{plain:?}"), "{line:?}");
             checked += 1;
         }
         assert_eq!(checked, lines.len());

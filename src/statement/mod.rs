@@ -48,7 +48,6 @@ pub struct Ctx<'a, 'c> {
 /// so a nested use (none today) would get a fresh one rather than a shared one.
 #[derive(Default)]
 pub struct Scratch {
-    segs: std::cell::Cell<Vec<Segment>>,
     lexed: std::cell::Cell<Lexed>,
     sels: std::cell::Cell<Vec<Sel>>,
     /// The columns of the long lines asked about, counted once however positions on them are
@@ -217,43 +216,36 @@ pub fn build_region<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, out: &mut Out<'a>) -> b
         return true;
     }
     let line = ctx.line_text(line_no);
-    if r.form == Form::Fenced {
-        if let Some(kept) = ctx.heads.get(line_no, r.fence_at, r.width) {
-            return build_segments(ctx, r, kept, out);
-        }
-    }
-    let mut segs = ctx.scratch.segs.take();
     match r.form {
-        Form::Fenced => heading::segments_into(ctx.cls, line, r.fence_at, r.width, &mut segs),
-        Form::Naked(op) => {
-            segs.clear();
-            segs.push(synthetic(ctx, line, Named::Op(op)));
-        }
-        Form::Forgotten(named) => {
-            segs.clear();
-            segs.push(synthetic(ctx, line, named));
-        }
+        Form::Fenced => match ctx.heads.get(line_no, r.fence_at, r.width) {
+            Some(mut kept) => build_segments(ctx, r, &mut kept, out),
+            // A line the scan did not keep is split again, a statement at a time.
+            None => build_segments(ctx, r, &mut heading::Segments::new(ctx.cls, line, r.fence_at, r.width, None), out),
+        },
+        Form::Naked(op) => build_segments(ctx, r, &mut Some(synthetic(ctx, line, Named::Op(op))), out),
+        Form::Forgotten(named) => build_segments(ctx, r, &mut Some(synthetic(ctx, line, named)), out),
     }
-    let keep_going = build_segments(ctx, r, &segs, out);
-    ctx.scratch.segs.set(segs);
-    keep_going
 }
 
-fn build_segments<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, segs: &[Segment], out: &mut Out<'a>) -> bool {
+/// Builds the statements of heading segments `segs`, in line order (kept by the scan, or read
+/// one at a time): each looks ahead at where the next opens (whether it is the last, and a
+/// closer glued to that opener), so no table of the line's segments is needed.
+fn build_segments<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, segs: &mut impl heading::SegmentSource, out: &mut Out<'a>) -> bool {
     let line_no = r.head_line;
     let body = body_span(ctx, r);
-    let count = segs.len();
-    for (k, seg) in segs.iter().enumerate() {
+    // Where the closer glued to this statement's opener starts, read off the one before.
+    let mut glued: Option<usize> = None;
+    let mut k = 0usize;
+    while let Some(seg) = segs.next_segment() {
+        let seg = &seg;
+        let upcoming = segs.upcoming();
         crate::work::add(crate::work::Stage::Build, seg.end.saturating_sub(seg.fence_at) + 1);
-        let last = k + 1 == count;
+        let last = upcoming.is_none();
         let position = match r.form {
             Form::Fenced if k == 0 => ctx.pos(line_no, r.pos_at),
             // A closer glued to this opener (§inline-chain): the statement's position is the
             // run's first backtick, as on a body's closing line.
-            Form::Fenced => {
-                let glued = segs[k - 1].closers.iter().find(|&&(_, e)| e == seg.fence_at).map(|&(s, _)| s);
-                ctx.pos(line_no, glued.unwrap_or(seg.fence_at))
-            }
+            Form::Fenced => ctx.pos(line_no, glued.unwrap_or(seg.fence_at)),
             Form::Naked(_) => Position { line: line_no + 1, column: 0 },
             Form::Forgotten(_) => ctx.pos(r.start_line, r.fence_at),
         };
@@ -280,6 +272,8 @@ fn build_segments<'a>(ctx: &Ctx<'a, '_>, r: &OpRegion, segs: &[Segment], out: &m
                 return false;
             }
         }
+        glued = upcoming.and_then(|n| seg.closers.iter().find(|&&(_, e)| e == n).map(|&(s, _)| s));
+        k += 1;
     }
     true
 }
