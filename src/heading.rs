@@ -191,6 +191,11 @@ impl SegmentCache {
         let mut split = Segments::new(cls, text, fence_at, width, first);
         let mut last = None;
         if keep {
+            // A long line of glued headings is sized once for a statement every 16 bytes, not
+            // doubled up from a few (each doubling copies into fresh pages).
+            let guess = text.len() / 16;
+            self.packed.reserve(guess);
+            self.closers.reserve(guess);
             for seg in split.by_ref() {
                 if !self.pack(&seg) {
                     // A field past 32 bits: the line is not kept after all.
