@@ -179,9 +179,10 @@ struct Ctx<'a> {
     /// too, so none is read again (keeps the scan linear).
     json_unclosed: std::cell::Cell<bool>,
     closes: text::Closes<'a>,
-    /// A JSON value known to quote no name key of any JSON family, by its opening byte and
-    /// bound: each JSON-only block it may open is refused without reading it again.
-    nameless: std::cell::Cell<Option<(usize, usize)>>,
+    /// The JSON value last asked whether it quotes a name key of any JSON family, by its opening
+    /// byte and bound, and the answer: each JSON-only block it may open asks once (one that
+    /// quotes none is refused without reading it again).
+    named: std::cell::Cell<Option<(usize, usize, bool)>>,
     /// The emission read, and whether a JSON value in it may name a call (it quotes a JSON
     /// family's name key, or writes a `\u` escape), asked at its first JSON opening.
     input: &'a str,
@@ -206,7 +207,7 @@ impl<'a> Ctx<'a> {
             params,
             json_unclosed: Default::default(),
             closes: text::Closes::new(input),
-            nameless: Default::default(),
+            named: Default::default(),
             input,
             json_named: Default::default(),
             unnamed_calls: Default::default(),
@@ -803,13 +804,17 @@ fn json_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Opt
     // Every block a `{` may open reads the same value first: one that names no call in any
     // JSON family (no family's name key quoted, in any case) is read once, not once a family.
     if ctx.c.blocks[bi].json_only {
-        if ctx.nameless.get() == Some((at, to)) {
+        let known = ctx.named.get().filter(|k| (k.0, k.1) == (at, to)).map(|k| k.2);
+        if known == Some(false) {
             return None;
         }
         match ctx.closes.reading(s, at, to) {
-            text::Reading::Closes(close) if !forms::may_name(&ctx.c.json_names, true, &s[at..close]) => {
-                ctx.nameless.set(Some((at, to)));
-                return None;
+            text::Reading::Closes(close) if known.is_none() => {
+                let named = forms::may_name(&ctx.c.json_names, true, &s[at..close]);
+                ctx.named.set(Some((at, to, named)));
+                if !named {
+                    return None;
+                }
             }
             // Every form reads JSON, which the parser fails on here: no call, and no EOF.
             text::Reading::Fails => return None,
