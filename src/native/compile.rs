@@ -88,6 +88,16 @@ fn anchor_rank(c: u8) -> u8 {
     }
 }
 
+/// Whether only spaces and tabs stand between the start of `p`'s line and `p` (as the block
+/// readers ask; read back over the blanks alone).
+fn at_line_start(b: &[u8], p: usize) -> bool {
+    let mut i = p.min(b.len());
+    while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
+        i -= 1;
+    }
+    i == 0 || b[i - 1] == b'\n'
+}
+
 fn has(set: &[u64; 4], c: u8) -> bool {
     set[c as usize / 64] & (1 << (c % 64)) != 0
 }
@@ -246,7 +256,7 @@ impl Markers {
 
     /// Whether a match of pattern `pat` at `at` counts.
     fn counts(&self, s: &str, at: usize, pat: usize) -> bool {
-        !self.line_start.get(pat).copied().unwrap_or(false) || super::text::at_line_start(s, at)
+        !self.line_start.get(pat).copied().unwrap_or(false) || at_line_start(s.as_bytes(), at)
     }
 
     /// The automaton, built the first time it is asked for (leftmost-longest, ASCII
