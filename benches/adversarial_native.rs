@@ -1,8 +1,9 @@
 //! Time per byte of `parse` on native tool-call shapes built to be slow (§native-tool-calls,
 //! §native-tool-call-receipt) at 4 MB and 32 MB, and the ratio 32 MB / 4 MB per shape; then the
-//! time of one 350 KB turn of unknown-tool JSON lines. The markers come from the built-in rule
-//! tables (`BUILTIN_TABLES_JSON`), so a family added in YAML joins the shapes without an edit
-//! here. The claim is linear time: the ratio stays at or under 1.5.
+//! time of one 350 KB turn of unknown-tool JSON lines, and of one of JSON lines no family takes.
+//! The markers come from the built-in rule tables (`BUILTIN_TABLES_JSON`), so a family added in
+//! YAML joins the shapes without an edit here. The claim is linear time: the ratio stays at or
+//! under 1.5.
 //!
 //! `cargo bench --bench adversarial_native` (seconds per cell from `PLURNK_BENCH_SECS`, default
 //! 0.5; rows from `PLURNK_BENCH_SHAPES`, a comma list, default all; sizes from
@@ -50,6 +51,9 @@ const SHAPES: &[&str] = &[
     "starts-one-line",
     "start-then-unknown-json",
     "unknown-json-lines",
+    "unnamed-json-lines",
+    "python-literal-lines",
+    "reasoning-spans",
     "unterminated-json-strings",
     "unterminated-parameters",
     "nested-json-arguments",
@@ -92,6 +96,39 @@ fn build(shape: &str, size: usize, starts: &[String], elements: &[(String, Strin
             let keys = ["name", "op", "action", "tool_name", "function"];
             while s.len() < size {
                 s.push_str(&format!("{{\"{}\": \"tool_{}\", \"arguments\": {{\"a\": {i}}}}}\n", keys[i % keys.len()], i % 97));
+                i += 1;
+            }
+        }
+        // Lines of bare JSON that no family takes for a block, so the scan reads every one: keys
+        // only a by-name family reads (naming no tool it knows), and a name key beside a key the
+        // strict families refuse.
+        "unnamed-json-lines" => {
+            while s.len() < size {
+                let line = match i % 4 {
+                    0 => format!("{{\"op\": \"tool_{}\", \"path\": \"f{i}.md\"}}\n", i % 97),
+                    1 => format!("{{\"action\": \"tool_{}\", \"arguments\": {{\"a\": {i}}}}}\n", i % 97),
+                    2 => format!("{{\"tool_name\": \"tool_{}\", \"parameters\": {{\"a\": {i}}}}}\n", i % 97),
+                    _ => format!("{{\"name\": \"tool_{}\", \"arguments\": {{\"a\": {i}}}, \"note\": {i}}}\n", i % 97),
+                };
+                s.push_str(&line);
+                i += 1;
+            }
+        }
+        // Lines of Python literal lists quoting no name key (a list block per line, never read).
+        "python-literal-lines" => {
+            while s.len() < size {
+                s.push_str(&format!("[{{'path': 'f{i}.md', 'lines': {i}, 'ok': True}}]\n"));
+                i += 1;
+            }
+        }
+        // Calls inside reasoning spans, stray closings between them, and calls after each span
+        // naming unknown tools (every block asks where the spans lie).
+        "reasoning-spans" => {
+            while s.len() < size {
+                s.push_str(&format!(
+                    "<think>\n<tool_call>\n{{\"name\": \"READ\", \"arguments\": {{\"path\": \"f{i}.md\"}}}}\n</tool_call>\n</think>\n</think>\n<tool_call>\n{{\"name\": \"tool_{}\", \"arguments\": {{}}}}\n</tool_call>\n",
+                    i % 97
+                ));
                 i += 1;
             }
         }
@@ -187,7 +224,10 @@ fn main() {
         let shown: Vec<String> = cells.iter().map(|c| format!("{c:.2}")).collect();
         println!("| {shape} | {} | {ratio:.2}{mark} |", shown.join(" | "));
     }
-    let turn = build("unknown-json-lines", 350 << 10, &starts, &elements);
-    let ms = ns_per_byte(&turn, secs) * turn.len() as f64 / 1e6;
-    println!("\none 350 KB turn of unknown-tool JSON lines ({} bytes): {ms:.2} ms per parse", turn.len());
+    println!();
+    for (shape, what) in [("unknown-json-lines", "unknown-tool JSON lines"), ("unnamed-json-lines", "JSON lines no family takes")] {
+        let turn = build(shape, 350 << 10, &starts, &elements);
+        let ms = ns_per_byte(&turn, secs) * turn.len() as f64 / 1e6;
+        println!("one 350 KB turn of {what} ({} bytes): {ms:.2} ms per parse", turn.len());
+    }
 }

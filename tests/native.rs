@@ -817,3 +817,37 @@ fn native_tool_calls_sarashina_bare_list_over_lines() {
         "```READ (atlas/fjords.md) <2,30>\n```\n```sh\nls 'atlas'\n```",
     );
 }
+
+/// §native-tool-calls: a call quoted in any reasoning span is no call — a later span as much as
+/// the first (a span that closed before does not end the search for the next), and one closed
+/// before any opens (the template opened it); a call after every span still reads, at its line.
+#[test]
+fn native_tool_calls_every_reasoning_span_quotes_no_call() {
+    let call = "<tool_call>\n{\"name\": \"READ\", \"arguments\": {\"path\": \"notes/todo.md\"}}\n</tool_call>";
+    for (open, close) in [("<think>", "</think>"), ("<seed:think>", "</seed:think>")] {
+        let later = format!("{open}Plan first.{close}\nStill unsure.\n{open}\nMaybe:\n{call}\n{close}\nNo call yet.");
+        assert!(statements(&parse(&later)).is_empty(), "read inside the second {open}: {later}");
+        let crlf = later.replace('\n', "\r\n");
+        assert!(statements(&parse(&crlf)).is_empty(), "read inside the second {open} (CRLF)");
+        let templated = format!("The template opened it.\n{call}\n{close}\nAnswer follows.");
+        assert!(statements(&parse(&templated)).is_empty(), "read before a closing {close}");
+        let after = format!("{later}\n{call}\n");
+        let got = reads_as(&after, "```READ (notes/todo.md)\n```");
+        assert_eq!(lines(&got), [10], "the statement keeps the call's line");
+    }
+}
+
+/// §native-tool-calls, Python literal lists: a list names a call only through a name key written
+/// as a string, in either quote, or through an escape spelling one; a list quoting none is no
+/// call.
+#[test]
+fn native_tool_calls_python_literal_list_names_through_a_quoted_key() {
+    let want = "```READ (notes/todo.md)\n```";
+    reads_as("[{'name': 'READ', 'arguments': {'path': 'notes/todo.md'}}]", want);
+    reads_as("[{\"name\": 'READ', 'arguments': {'path': 'notes/todo.md'}}]", want);
+    reads_as("[{'n\\x61me': 'READ', 'arguments': {'path': 'notes/todo.md'}}]", want);
+    for line in ["[{'path': 'notes/todo.md', 'lines': 3}]", "[{'names': 'READ'}]", "[{'nom': 'READ', 'arguments': {}}]"] {
+        let got = parse(line);
+        assert!(statements(&got).is_empty(), "{line}: {got}");
+    }
+}

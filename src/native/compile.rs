@@ -21,12 +21,16 @@ pub(crate) struct Markers {
     ac: OnceLock<Option<AhoCorasick>>,
     /// The byte search that leads [`Self::find`], when the spellings allow one.
     lead: Option<Anchors>,
+    /// Per pattern: a match counts only at a line start (after spaces and tabs), where every
+    /// block the spelling opens is read only there (`{` and `[` of the JSON and list blocks).
+    /// Empty when none is. Told in the search, a bracket in prose costs the scan no stop.
+    line_start: Vec<bool>,
 }
 
 /// How a marker set is found without running its automaton over every byte: each spelling is
 /// anchored on one byte it holds near its start (the rarest kind it has: `<` before `{`
 /// before other punctuation before a letter), memchr finds the anchor bytes, and only the
-/// starts they imply are tried, by their first two bytes and then the anchored automaton.
+/// starts they imply are tried, by their first three bytes and then the anchored automaton.
 /// The openings meet every `<`, `[` and `{` of outside text and nearly none opens markup;
 /// anchoring `functools[` on its `[` spares a stop at every `f` of the prose.
 #[derive(Debug)]
@@ -36,16 +40,31 @@ struct Anchors {
     /// Per anchor byte: how far after a spelling's start it stands, largest first (so the
     /// starts tried from one hit rise).
     offsets: Vec<Vec<usize>>,
+    /// Per anchor byte: the bytes that may follow it in the spellings it anchors (every byte
+    /// where one ends with it): a `<` before a space or a digit, a `>` before anything but `>`,
+    /// is passed at once.
+    next: Vec<[u64; 4]>,
     /// The largest offset: a hit further than this past a match cannot imply an earlier one.
     reach: usize,
     /// Per byte: 1 + its index in `bytes`, or 0 where it anchors nothing.
     anchor_of: [u8; 256],
-    /// Per byte: 1 + its index in `seconds`, or 0 where no spelling starts with it.
+    /// Per byte: 1 + its index in `starts`, or 0 where no spelling starts with it.
     first_of: [u8; 256],
-    /// Per first byte: the bytes a spelling may have second (every byte when a one-byte
-    /// spelling starts with it), and the pattern of a one-byte spelling no longer spelling
-    /// starts with (such a byte is the whole leftmost-longest match where it stands).
-    seconds: Vec<(u8, [u64; 4], Option<u32>)>,
+    starts: Vec<Start>,
+}
+
+/// What the spellings that start with one byte may write next.
+#[derive(Debug)]
+struct Start {
+    /// The pattern of the one-byte spelling (the first, as leftmost-longest reports it).
+    one: Option<u32>,
+    /// A two-byte spelling starts so.
+    two: bool,
+    /// The bytes second in the longer spellings.
+    second: [u64; 4],
+    /// The bytes third in the spellings of three bytes or more: `</` of every closing tag is
+    /// no `</think>` when a fullwidth bar follows.
+    third: [u64; 4],
 }
 
 /// The most anchor bytes a marker set is searched by (three per memchr pass, two passes, see
@@ -69,6 +88,16 @@ fn anchor_rank(c: u8) -> u8 {
     }
 }
 
+/// Whether only spaces and tabs stand between the start of `p`'s line and `p` (as the block
+/// readers ask; read back over the blanks alone).
+fn at_line_start(b: &[u8], p: usize) -> bool {
+    let mut i = p.min(b.len());
+    while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
+        i -= 1;
+    }
+    i == 0 || b[i - 1] == b'\n'
+}
+
 fn has(set: &[u64; 4], c: u8) -> bool {
     set[c as usize / 64] & (1 << (c % 64)) != 0
 }
@@ -84,6 +113,7 @@ impl Anchors {
         }
         let mut bytes: Vec<u8> = Vec::new();
         let mut offsets: Vec<Vec<usize>> = Vec::new();
+        let mut next: Vec<[u64; 4]> = Vec::new();
         let mut firsts = [0u64; 4];
         let mut anchor_of = [0u8; 256];
         let mut first_of = [0u8; 256];
@@ -105,11 +135,20 @@ impl Anchors {
                     None => {
                         bytes.push(c);
                         offsets.push(Vec::new());
+                        next.push([0; 4]);
                         bytes.len() - 1
                     }
                 };
                 if !offsets[k].contains(&j) {
                     offsets[k].push(j);
+                }
+                match sb.get(j + 1) {
+                    None => next[k] = [u64::MAX; 4],
+                    Some(&d) => {
+                        for d in [d, d.to_ascii_lowercase(), d.to_ascii_uppercase()] {
+                            put(&mut next[k], d);
+                        }
+                    }
                 }
             }
             for c in [sb[0], sb[0].to_ascii_lowercase(), sb[0].to_ascii_uppercase()] {
@@ -126,27 +165,28 @@ impl Anchors {
         for (k, &c) in bytes.iter().enumerate() {
             anchor_of[c as usize] = k as u8 + 1;
         }
-        let mut seconds: Vec<(u8, [u64; 4], Option<u32>)> = Vec::new();
+        let mut list: Vec<Start> = Vec::new();
         for c in (0..=255u8).filter(|&c| has(&firsts, c)) {
             let starts = |sp: &&String| sp.as_bytes()[0].eq_ignore_ascii_case(&c);
-            let mut set = [0u64; 4];
-            for sp in spellings.iter().filter(starts) {
-                match sp.as_bytes().get(1) {
-                    None => set = [u64::MAX; 4],
-                    Some(&d) => {
+            let mut start = Start { one: None, two: false, second: [0; 4], third: [0; 4] };
+            for (i, sp) in spellings.iter().enumerate().filter(|(_, sp)| starts(sp)) {
+                let sb = sp.as_bytes();
+                if sb.len() == 1 {
+                    start.one = start.one.or(Some(i as u32));
+                }
+                start.two |= sb.len() == 2;
+                for (k, set) in [(1, &mut start.second), (2, &mut start.third)] {
+                    if let Some(&d) = sb.get(k) {
                         for d in [d, d.to_ascii_lowercase(), d.to_ascii_uppercase()] {
-                            put(&mut set, d);
+                            put(set, d);
                         }
                     }
                 }
             }
-            let longer = spellings.iter().filter(starts).any(|sp| sp.len() > 1);
-            // The first one-byte spelling: leftmost-longest reports the earliest pattern.
-            let one = spellings.iter().position(|sp| sp.len() == 1 && starts(&sp));
-            seconds.push((c, set, if longer { None } else { one.map(|p| p as u32) }));
-            first_of[c as usize] = seconds.len() as u8;
+            list.push(start);
+            first_of[c as usize] = list.len() as u8;
         }
-        Some(Anchors { bytes, offsets, reach, anchor_of, first_of, seconds })
+        Some(Anchors { bytes, offsets, next, reach, anchor_of, first_of, starts: list })
     }
 }
 
@@ -162,30 +202,38 @@ pub(crate) struct Hits {
 
 /// The first position in `b[p..to]` holding one of `bytes`, by one memchr pass per three bytes,
 /// each pass resumed from `hits` where it is still valid.
+#[inline]
 fn first_hit(bytes: &[u8], b: &[u8], p: usize, to: usize, hits: &mut Hits) -> Option<usize> {
-    let mut best: Option<usize> = None;
-    for (g, memo) in bytes.chunks(3).zip(hits.passes.iter_mut()) {
-        let hit = match *memo {
-            Some((from, hit)) if from <= p && hit.is_none_or(|h| h >= p) => hit,
-            _ => {
-                let h = &b[p..to];
-                let i = match *g {
-                    [a] => memchr::memchr(a, h),
-                    [a, b] => memchr::memchr2(a, b, h),
-                    [a, b, c] => memchr::memchr3(a, b, c, h),
-                    _ => unreachable!("chunks of one to three"),
-                };
-                let hit = i.map(|i| p + i);
-                crate::work::add(crate::work::Stage::Native, hit.map_or(to, |h| h + 1) - p);
-                *memo = Some((p, hit));
-                hit
-            }
-        };
-        if let Some(h) = hit {
-            best = Some(best.map_or(h, |x: usize| x.min(h)));
+    let (one, two) = bytes.split_at(bytes.len().min(3));
+    let hit = pass(one, b, p, to, &mut hits.passes[0]);
+    if two.is_empty() {
+        return hit;
+    }
+    match (hit, pass(two, b, p, to, &mut hits.passes[1])) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, y) => x.or(y),
+    }
+}
+
+/// One memchr pass of [`first_hit`] (one to three bytes).
+#[inline]
+fn pass(g: &[u8], b: &[u8], p: usize, to: usize, memo: &mut Option<(usize, Option<usize>)>) -> Option<usize> {
+    if let Some((from, hit)) = *memo {
+        if from <= p && hit.is_none_or(|h| h >= p) {
+            return hit;
         }
     }
-    best
+    let h = &b[p..to];
+    let i = match *g {
+        [a] => memchr::memchr(a, h),
+        [a, b] => memchr::memchr2(a, b, h),
+        [a, b, c] => memchr::memchr3(a, b, c, h),
+        _ => unreachable!("one to three bytes"),
+    };
+    let hit = i.map(|i| p + i);
+    crate::work::add(crate::work::Stage::Native, hit.map_or(to, |h| h + 1) - p);
+    *memo = Some((p, hit));
+    hit
 }
 
 impl Markers {
@@ -197,7 +245,18 @@ impl Markers {
     pub(crate) fn new<S: AsRef<str>>(spellings: &[S]) -> Markers {
         let spellings: Vec<String> = spellings.iter().map(|s| s.as_ref()).filter(|s| !s.is_empty()).map(str::to_string).collect();
         let lead = Anchors::new(&spellings);
-        Markers { spellings, ac: OnceLock::new(), lead }
+        Markers { spellings, ac: OnceLock::new(), lead, line_start: Vec::new() }
+    }
+
+    /// The same spellings, pattern `i` matching only at a line start where `line_start[i]`.
+    pub(crate) fn at_line_starts(mut self, line_start: Vec<bool>) -> Markers {
+        self.line_start = if line_start.iter().any(|&l| l) { line_start } else { Vec::new() };
+        self
+    }
+
+    /// Whether a match of pattern `pat` at `at` counts.
+    fn counts(&self, s: &str, at: usize, pat: usize) -> bool {
+        !self.line_start.get(pat).copied().unwrap_or(false) || at_line_start(s.as_bytes(), at)
     }
 
     /// The automaton, built the first time it is asked for (leftmost-longest, ASCII
@@ -225,7 +284,7 @@ impl Markers {
 
     /// The first occurrence in `s[from..to]`: (start, end, pattern).
     pub(crate) fn find(&self, s: &str, from: usize, to: usize) -> Option<(usize, usize, usize)> {
-        if self.lead.as_ref().is_some_and(|l| l.bytes.len() > 3) {
+        if self.lead.as_ref().is_some_and(|l| l.bytes.len() > 3) && self.line_start.is_empty() {
             // Two passes without a memo of the last search would read a pass with no hit to
             // the end every time: the automaton's own search stops at the first match.
             let ac = self.get()?;
@@ -242,44 +301,60 @@ impl Markers {
         if from >= to || to > s.len() {
             return None;
         }
-        let Some(lead) = &self.lead else { return Self::find_in(ac, s, from, to) };
+        let Some(lead) = &self.lead else {
+            let mut p = from;
+            loop {
+                let m = Self::find_in(ac, s, p, to)?;
+                if self.counts(s, m.0, m.2) {
+                    return Some(m);
+                }
+                p = m.0 + 1;
+                if p >= to {
+                    return None;
+                }
+            }
+        };
         let b = s.as_bytes();
         let mut best: Option<(usize, usize, usize)> = None;
-        let mut p = from;
-        loop {
-            // Past `best`'s start plus the reach, no hit implies an earlier start.
-            let limit = best.map_or(to, |m| (m.0 + lead.reach + 1).min(to));
-            if p >= limit {
-                return best;
-            }
-            let Some(at) = first_hit(&lead.bytes, b, p, to, hits).filter(|&at| at < limit) else { return best };
+        let (mut p, mut limit) = (from, to);
+        while p < limit {
+            let Some(at) = first_hit(&lead.bytes, b, p, to, hits).filter(|&at| at < limit) else { break };
+            p = at + 1;
             let k = lead.anchor_of[b[at] as usize] as usize - 1;
+            // The byte after the anchor rules out most stops at once.
+            let next = &lead.next[k];
+            if next[0] != u64::MAX && !(p < to && has(next, b[p])) {
+                continue;
+            }
             for &j in &lead.offsets[k] {
                 if j > at - from || best.is_some_and(|m| at - j >= m.0) {
                     continue;
                 }
                 crate::work::add(crate::work::Stage::Native, 1);
-                if let Some(m) = self.try_at(lead, ac, s, at - j, to) {
+                if let Some(m) = self.try_at(lead, ac, s, at - j, to).filter(|m| self.counts(s, m.0, m.2)) {
+                    // Past its start plus the reach, no hit implies an earlier start.
+                    limit = (m.0 + lead.reach + 1).min(to);
                     best = Some(m);
                     break;
                 }
             }
-            p = at + 1;
         }
+        best
     }
 
-    /// A match starting at `st`: ruled out by its first two bytes where they allow no
-    /// spelling, else read by the anchored automaton, which reads only the spellings that
-    /// start there.
+    /// A match starting at `st`: told by its first three bytes where they allow no spelling
+    /// or only the one-byte one, else read by the anchored automaton, which reads only the
+    /// spellings that start there.
     fn try_at(&self, lead: &Anchors, ac: &AhoCorasick, s: &str, st: usize, to: usize) -> Option<(usize, usize, usize)> {
         let b = s.as_bytes();
-        let (_, set, alone) = lead.seconds.get((lead.first_of[b[st] as usize] as usize).checked_sub(1)?)?;
-        if let Some(p) = alone {
-            return Some((st, st + 1, *p as usize));
+        let start = lead.starts.get((lead.first_of[b[st] as usize] as usize).checked_sub(1)?)?;
+        // Where no longer spelling goes on, the one-byte spelling is the match (or none is).
+        let one = || start.one.map(|p| (st, st + 1, p as usize));
+        if !(st + 1 < to && has(&start.second, b[st + 1])) {
+            return one();
         }
-        let next_may = st + 1 < to && has(set, b[st + 1]);
-        if !next_may && set[0] != u64::MAX {
-            return None;
+        if !start.two && !(st + 2 < to && has(&start.third, b[st + 2])) {
+            return one();
         }
         ac.find(Input::new(s).range(st..to).anchored(Anchored::Yes)).map(|m| (m.start(), m.end(), m.pattern().as_usize()))
     }
@@ -503,11 +578,21 @@ pub(crate) struct Compiled {
     /// spelling drops, or when a block a JSON value opens is not JSON-only (its reading could
     /// hang on what a dropped block's reading leaves, `json_unclosed`).
     pub unnamed: Option<(Markers, Vec<Vec<usize>>)>,
-    /// Every family's reasoning spans: the openings, and per opening pattern its closings.
-    pub reasoning: Option<(Markers, Vec<Markers>)>,
-    /// Every reasoning closing: one written before any opening closes a span the template
-    /// opened before the emission began.
-    pub reasoning_ends: Markers,
+    /// Every family's reasoning spans (see [`Reasoning`]).
+    pub reasoning: Option<Reasoning>,
+}
+
+/// The reasoning markers of every family, searched as one set: a scan meets its spans in
+/// order, in one pass, and only once it has a block to place (a turn with no native block
+/// pays no reasoning search).
+#[derive(Debug)]
+pub(crate) struct Reasoning {
+    /// Every opening, then every closing.
+    pub markers: Markers,
+    /// How many of `markers` open a span: a pattern at or past this closes one.
+    pub opens: usize,
+    /// Per opening pattern, the closings of its span.
+    pub closes: Vec<Markers>,
 }
 
 static BUILTIN: OnceLock<Compiled> = OnceLock::new();
@@ -729,13 +814,18 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
         v.sort_unstable();
     }
     let pats: Vec<&str> = spellings.iter().map(|(s, _)| s.as_str()).collect();
-    let openings = Markers::new(&pats);
+    // A spelling whose every block opens only at a line start matches only there.
+    let line_start = |v: &[usize]| v.iter().all(|&b| blocks[b].line_start);
+    let openings = Markers::new(&pats).at_line_starts(spellings.iter().map(|(_, v)| line_start(v)).collect());
     let kept: Vec<&(String, Vec<usize>)> = spellings.iter().filter(|(_, v)| !v.iter().all(|&b| blocks[b].json_call_only())).collect();
     let json_blocks_json_only = blocks.iter().filter(|b| b.opening == Opening::Json).all(|b| b.json_only);
     let unnamed = (json_blocks_json_only && kept.len() < spellings.len()).then(|| {
         let pats: Vec<&str> = kept.iter().map(|(s, _)| s.as_str()).collect();
         // A kept spelling opens only its other blocks there: the JSON-only ones are refused.
-        (Markers::new(&pats), kept.iter().map(|(_, v)| v.iter().copied().filter(|&b| !blocks[b].json_call_only()).collect()).collect())
+        let their: Vec<Vec<usize>> =
+            kept.iter().map(|(_, v)| v.iter().copied().filter(|&b| !blocks[b].json_call_only()).collect()).collect();
+        let flags = their.iter().map(|v| line_start(v)).collect();
+        (Markers::new(&pats).at_line_starts(flags), their)
     });
     let opens = spellings.into_iter().map(|(_, v)| v).collect();
     let keys = rules.tables.native_parameters.as_ref().map(super::map::Keys::new).unwrap_or_default();
@@ -749,19 +839,12 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
         }
         all_ends.extend(span.end.iter().cloned());
     }
-    let reasoning = (!opens_r.is_empty()).then(|| (Markers::new(&opens_r), closes_r.iter().map(|e| Markers::new(e)).collect()));
-    let reasoning_ends = Markers::new(&all_ends);
-    Compiled {
-        blocks,
-        openings,
-        opens,
-        params: rules.tables.native_parameters.clone(),
-        keys,
-        json_names,
-        unnamed,
-        reasoning,
-        reasoning_ends,
-    }
+    let reasoning = (!opens_r.is_empty()).then(|| {
+        let opens = opens_r.len();
+        opens_r.extend(all_ends);
+        Reasoning { markers: Markers::new(&opens_r), opens, closes: closes_r.iter().map(|e| Markers::new(e)).collect() }
+    });
+    Compiled { blocks, openings, opens, params: rules.tables.native_parameters.clone(), keys, json_names, unnamed, reasoning }
 }
 
 #[cfg(test)]
@@ -793,7 +876,8 @@ mod tests {
     /// The first-byte search agrees with the automaton alone, for the opening scanner and for
     /// marker sets anchored on one to six bytes (past the first: `functools[` on its `[`,
     /// `]<]x` on its `<`, `x|y<` found after the `|` inside it), one-byte spellings alone or
-    /// leading longer ones, in any case, and a set with too many anchors for memchr.
+    /// leading longer ones, in any case, a set with too many anchors for memchr, and spellings
+    /// that match only at a line start (§native-tool-calls: the JSON and list blocks' brackets).
     #[test]
     fn native_tool_calls_anchor_search_agrees_with_the_automaton() {
         let c = compile(Rules::builtin());
@@ -811,8 +895,11 @@ mod tests {
             Markers::new(&["ab<", "b<", "<"]),
             Markers::new(&["|", "x|y<"]),
             Markers::new(&["a", "b", "c", "d", "e", "f", "g"]),
+            Markers::new(&["{", "[", "[TOOL_CALLS]", "<a"]).at_line_starts(vec![true, true, false, false]),
+            Markers::new(&["{", "[t", "a", "b", "c", "d", "e"]).at_line_starts(vec![true, true, false, false, true, false, false]),
         ];
         assert!(c.openings.lead.is_some(), "the openings take the anchor search");
+        assert!(c.openings.line_start.iter().filter(|&&l| l).count() >= 2, "the openings' `{{` and `[` match at line starts only");
         let mut all: Vec<&Markers> = sets.iter().collect();
         all.push(&c.openings);
         const PIECES: &[&str] = &[
@@ -852,19 +939,30 @@ mod tests {
             "|",
             "c",
             "g",
+            "\t",
         ];
+        // The leftmost start where the anchored automaton matches, its longest match there, in
+        // a place the pattern may match.
+        let first = |m: &Markers, s: &str, from: usize, to: usize| {
+            let ac = m.get().unwrap();
+            (from..to).find_map(|st| {
+                let got = ac.find(Input::new(s).range(st..to).anchored(Anchored::Yes))?;
+                let l = m.line_start.get(got.pattern().as_usize()).copied().unwrap_or(false);
+                (!l || s[..st].trim_end_matches([' ', '\t']).is_empty() || s[..st].trim_end_matches([' ', '\t']).ends_with('\n'))
+                    .then(|| (got.start(), got.end(), got.pattern().as_usize()))
+            })
+        };
         let check = |s: &str| {
             for m in &all {
-                let ac = m.get().unwrap();
                 // One memo per end, carried over searches from rising starts, as a scan does.
                 let mut carried = Hits::default();
                 for from in (0..=s.len()).filter(|&p| s.is_char_boundary(p)) {
                     for to in [s.len(), (from + 3).min(s.len())] {
-                        let want = if from >= to { None } else { Markers::find_in(ac, s, from, to) };
+                        let want = if from >= to { None } else { first(m, s, from, to) };
                         assert_eq!(m.find(s, from, to), want, "{s:?} {from}..{to} {:?}", m.spellings);
                         assert_eq!(m.find_with(s, from, to, &mut Hits::default()), want, "fresh {s:?} {from}..{to} {:?}", m.spellings);
                     }
-                    let want = if from >= s.len() { None } else { Markers::find_in(ac, s, from, s.len()) };
+                    let want = if from >= s.len() { None } else { first(m, s, from, s.len()) };
                     assert_eq!(m.find_with(s, from, s.len(), &mut carried), want, "carried {s:?} {from} {:?}", m.spellings);
                 }
             }

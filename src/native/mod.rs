@@ -179,9 +179,10 @@ struct Ctx<'a> {
     /// too, so none is read again (keeps the scan linear).
     json_unclosed: std::cell::Cell<bool>,
     closes: text::Closes<'a>,
-    /// A JSON value known to quote no name key of any JSON family, by its opening byte and
-    /// bound: each JSON-only block it may open is refused without reading it again.
-    nameless: std::cell::Cell<Option<(usize, usize)>>,
+    /// The JSON value last asked whether it quotes a name key of any JSON family, by its opening
+    /// byte and bound, and the answer: each JSON-only block it may open asks once (one that
+    /// quotes none is refused without reading it again).
+    named: std::cell::Cell<Option<(usize, usize, bool)>>,
     /// The emission read, and whether a JSON value in it may name a call (it quotes a JSON
     /// family's name key, or writes a `\u` escape), asked at its first JSON opening.
     input: &'a str,
@@ -206,7 +207,7 @@ impl<'a> Ctx<'a> {
             params,
             json_unclosed: Default::default(),
             closes: text::Closes::new(input),
-            nameless: Default::default(),
+            named: Default::default(),
             input,
             json_named: Default::default(),
             unnamed_calls: Default::default(),
@@ -298,7 +299,9 @@ pub fn read_then<T>(
 /// The rewritten emission (when every block reads and every call maps, and there is a call),
 /// and the first block found, which draws the receipt.
 fn reading<'a>(ctx: &Ctx, input: &'a str) -> (Option<(String, Vec<SourceCopy>)>, Option<Found<'a>>) {
-    let mut found = scan(ctx, input, 0, input.len(), usize::MAX);
+    // A block that does not read or map leaves the emission as it was: the blocks after it
+    // change nothing (the first block draws the receipt), so the scan stops there.
+    let mut found = scan(ctx, input, 0, input.len(), Until::Refused);
     if found.is_empty() {
         return (None, None);
     }
@@ -317,16 +320,18 @@ fn reading<'a>(ctx: &Ctx, input: &'a str) -> (Option<(String, Vec<SourceCopy>)>,
 /// outside text, in order), for an emission that yields operations: §native-tool-call-receipt
 /// names the first remaining native-call block in outside text.
 pub fn receipt_in(input: &str, spans: impl IntoIterator<Item = (usize, usize)>, rules: &Rules, registry: &Registry) -> Option<Receipt> {
+    let mut spans = spans
+        .into_iter()
+        .map(|(from, to)| (from, to.min(input.len())))
+        .filter(|&(from, to)| from < to && input.is_char_boundary(from) && input.is_char_boundary(to));
+    // A turn whose operations leave no outside text asks nothing more.
+    let first = spans.next()?;
     compile::with(rules, |c| {
         let params = c.params.as_ref()?;
         let ctx = Ctx::new(c, rules, registry, params, input);
-        for (from, to) in spans {
-            let to = to.min(input.len());
-            if from >= to || !input.is_char_boundary(from) || !input.is_char_boundary(to) {
-                continue;
-            }
+        for (from, to) in std::iter::once(first).chain(spans) {
             // Only the first block draws the receipt: the scan stops there.
-            if let Some(b) = scan(&ctx, input, from, to, 1).first() {
+            if let Some(b) = scan(&ctx, input, from, to, Until::First).first() {
                 return Some(receipt_of(&ctx, input, b));
             }
         }
@@ -531,40 +536,33 @@ fn next_line(s: &str, p: usize) -> Option<usize> {
     memchr::memchr(b'\n', &s.as_bytes()[p..]).map(|i| p + i + 1)
 }
 
-/// The first `most` native blocks in `s[from..to]`, in order, outside quotations.
-fn scan<'a>(ctx: &Ctx, s: &'a str, from: usize, to: usize, most: usize) -> Vec<Found<'a>> {
+/// Where a scan stops.
+#[derive(Clone, Copy, PartialEq)]
+enum Until {
+    /// At the first block.
+    First,
+    /// After the first block that does not read, or whose calls do not all map.
+    Refused,
+    /// At the end of its text.
+    #[cfg(test)]
+    All,
+}
+
+/// The native blocks in `s[from..to]`, in order, outside quotations and reasoning spans, up to
+/// where `until` stops.
+fn scan<'a>(ctx: &Ctx, s: &'a str, from: usize, to: usize, until: Until) -> Vec<Found<'a>> {
     let mut out = Vec::new();
     let mut pos = from;
     // The next quotation, looked up again only once the scan passes its start; `None` once
     // no quotation is left.
     let mut quote: Option<Option<(usize, usize)>> = None;
     let mut unclosed = Unclosed::default();
-    // The next reasoning span, looked up the same way; one closed before any opens began before
-    // the emission (the template opened it). Both are looked up at the first opening only: a
-    // turn with no native markup pays no search for reasoning markers.
-    let mut think: Option<Option<(usize, usize)>> = None;
-    let mut opened = false;
+    let mut think = Spans::default();
     let (mut openings, mut opens) = (&ctx.c.openings, &ctx.c.opens);
     // The openings' memchr passes, carried from one search to the next (see `Hits`).
     let mut hits = compile::Hits::default();
     while pos < to {
         let Some((m0, _, pat)) = openings.find_with(s, pos, to, &mut hits) else { break };
-        if !opened {
-            opened = true;
-            think = reasoning_before(ctx, s, from, to).map(Some);
-        }
-        if think.map(|q| q.map(|q| q.0 < pos && q.1 <= pos).unwrap_or(false)).unwrap_or(true) {
-            think = Some(next_reasoning(ctx, s, pos, to));
-        }
-        if let Some(Some((t0, t1))) = think {
-            if t0 <= m0 && m0 < t1 {
-                pos = t1.max(pos + 1);
-                while pos < to && !s.is_char_boundary(pos) {
-                    pos += 1;
-                }
-                continue;
-            }
-        }
         // Where no JSON value can name a call, the JSON openings open nothing: the scan goes on
         // from here without them (JSON in prose and code costs no quotation search, no read).
         if std::ptr::eq(openings, &ctx.c.openings) {
@@ -584,11 +582,19 @@ fn scan<'a>(ctx: &Ctx, s: &'a str, from: usize, to: usize, most: usize) -> Vec<F
                 continue;
             }
         }
-        match open_block(ctx, s, m0, to, &opens[pat]) {
-            Some(b) => {
+        // A block inside a reasoning span is quoted thought: the scan goes on after the span.
+        match open_block(ctx, s, m0, to, &opens[pat]).map(|b| (think.covering(ctx, s, from, to, m0), b)) {
+            Some((Some(t1), _)) => pos = t1.max(pos + 1),
+            Some((None, mut b)) => {
                 pos = b.end.max(m0 + 1);
+                let stop = match until {
+                    Until::First => true,
+                    Until::Refused => !(b.readable && b.map_all(ctx)),
+                    #[cfg(test)]
+                    Until::All => false,
+                };
                 out.push(b);
-                if out.len() >= most {
+                if stop {
                     break;
                 }
             }
@@ -601,21 +607,55 @@ fn scan<'a>(ctx: &Ctx, s: &'a str, from: usize, to: usize, most: usize) -> Vec<F
     out
 }
 
-/// The next reasoning span opening at or after `pos`: (start, end after its closing, or `to`).
-fn next_reasoning(ctx: &Ctx, s: &str, pos: usize, to: usize) -> Option<(usize, usize)> {
-    let (opens, closes) = ctx.c.reasoning.as_ref()?;
-    let (a, e, pat) = opens.find(s, pos, to)?;
-    let end = closes[pat].find(s, e, to).map(|m| m.1).unwrap_or(to);
-    Some((a, end))
+/// The reasoning spans of one scan, found in order as far as its blocks ask: the first
+/// reasoning marker decides whether a span the template opened before the emission began runs
+/// from the scan's start (a closing written before any opening), then each span runs from an
+/// opening to its closing (or the scan's end). One pass over the markers in all, and none for
+/// a scan that finds no block.
+#[derive(Default)]
+struct Spans {
+    /// The span last found, once the search started: `None` when no span is left.
+    span: Option<Option<(usize, usize)>>,
+    hits: compile::Hits,
 }
 
-/// A reasoning closing written in `s[from..to]` before any opening: the span it closes.
-fn reasoning_before(ctx: &Ctx, s: &str, from: usize, to: usize) -> Option<(usize, usize)> {
-    let (opens, _) = ctx.c.reasoning.as_ref()?;
-    let (_, close, _) = ctx.c.reasoning_ends.find(s, from, to)?;
-    match opens.find(s, from, close) {
-        Some(_) => None,
-        None => Some((from, close)),
+impl Spans {
+    /// The end of the reasoning span holding byte `m0`, when one does; asked at rising `m0`.
+    fn covering(&mut self, ctx: &Ctx, s: &str, from: usize, to: usize, m0: usize) -> Option<usize> {
+        let r = ctx.c.reasoning.as_ref()?;
+        if self.span.is_none() {
+            let first = r.markers.find_with(s, from, to, &mut self.hits);
+            self.span = Some(match first {
+                Some((_, e, pat)) if pat >= r.opens => Some((from, e)),
+                Some((a, e, pat)) => Some((a, Self::close(r, s, pat, e, to))),
+                None => None,
+            });
+        }
+        loop {
+            let (t0, t1) = self.span.flatten()?;
+            if m0 < t0 {
+                return None;
+            }
+            if m0 < t1 {
+                return Some(t1);
+            }
+            self.span = Some(self.next(r, s, t1, to));
+        }
+    }
+
+    /// The next span opening at or after `p` (closings met before it close nothing).
+    fn next(&mut self, r: &compile::Reasoning, s: &str, mut p: usize, to: usize) -> Option<(usize, usize)> {
+        loop {
+            let (a, e, pat) = r.markers.find_with(s, p, to, &mut self.hits)?;
+            if pat < r.opens {
+                return Some((a, Self::close(r, s, pat, e, to)));
+            }
+            p = e;
+        }
+    }
+
+    fn close(r: &compile::Reasoning, s: &str, pat: usize, e: usize, to: usize) -> usize {
+        r.closes[pat].find(s, e, to).map(|m| m.1).unwrap_or(to)
     }
 }
 
@@ -764,13 +804,17 @@ fn json_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Opt
     // Every block a `{` may open reads the same value first: one that names no call in any
     // JSON family (no family's name key quoted, in any case) is read once, not once a family.
     if ctx.c.blocks[bi].json_only {
-        if ctx.nameless.get() == Some((at, to)) {
+        let known = ctx.named.get().filter(|k| (k.0, k.1) == (at, to)).map(|k| k.2);
+        if known == Some(false) {
             return None;
         }
         match ctx.closes.reading(s, at, to) {
-            text::Reading::Closes(close) if !forms::may_name(&ctx.c.json_names, true, &s[at..close]) => {
-                ctx.nameless.set(Some((at, to)));
-                return None;
+            text::Reading::Closes(close) if known.is_none() => {
+                let named = forms::may_name(&ctx.c.json_names, true, &s[at..close]);
+                ctx.named.set(Some((at, to, named)));
+                if !named {
+                    return None;
+                }
             }
             // Every form reads JSON, which the parser fails on here: no call, and no EOF.
             text::Reading::Fails => return None,
@@ -1114,13 +1158,13 @@ mod tests {
                 let each = Ctx::new(c, rules, &registry, params, s);
                 each.json_named.set(Some(true));
                 let spans = |b: Vec<Found>| b.iter().map(|b| (b.start, b.end, b.calls.len())).collect::<Vec<_>>();
-                let got = spans(scan(&fast, s, 0, s.len(), usize::MAX));
-                assert_eq!(got, spans(scan(&each, s, 0, s.len(), usize::MAX)), "{s}");
+                let got = spans(scan(&fast, s, 0, s.len(), Until::All));
+                assert_eq!(got, spans(scan(&each, s, 0, s.len(), Until::All)), "{s}");
                 passed += usize::from(fast.json_named.get() == Some(false));
                 found += usize::from(fast.json_named.get() == Some(false) && !got.is_empty());
                 assert_eq!(
                     receipt_in(s, [(0, s.len())], rules, &registry),
-                    scan(&each, s, 0, s.len(), 1).first().map(|b| receipt_of(&each, s, b)),
+                    scan(&each, s, 0, s.len(), Until::First).first().map(|b| receipt_of(&each, s, b)),
                     "{s}"
                 );
             }
@@ -1258,8 +1302,12 @@ mod tests {
             let mut kept = 0;
             for s in SAMPLES {
                 let ctx = Ctx::new(c, rules, &registry, params, s);
-                let all = scan(&ctx, s, 0, s.len(), usize::MAX);
-                assert_eq!(scan(&ctx, s, 0, s.len(), 1).first().map(|b| (b.start, b.end)), all.first().map(|b| (b.start, b.end)), "{s}");
+                let all = scan(&ctx, s, 0, s.len(), Until::All);
+                assert_eq!(
+                    scan(&ctx, s, 0, s.len(), Until::First).first().map(|b| (b.start, b.end)),
+                    all.first().map(|b| (b.start, b.end)),
+                    "{s}"
+                );
                 for b in all {
                     for (call, m) in b.calls.iter().zip(&b.mapped) {
                         assert_eq!(*m, map::map(call, rules, &registry, params, &c.keys), "{s}");

@@ -274,11 +274,13 @@ pub(crate) struct Closes<'a> {
     /// The line last asked for its end: (first byte asked, the newline or input end after it,
     /// whether a `\r` stands before that newline).
     line: std::cell::Cell<Option<(usize, usize, bool)>>,
+    /// The value [`Closes::reading`] told last: (its bracket, the bound, the answer).
+    last_reading: std::cell::Cell<Option<(usize, usize, Reading)>>,
 }
 
 impl<'a> Closes<'a> {
     pub(crate) fn new(input: &'a str) -> Closes<'a> {
-        Closes { input, brackets: Default::default(), next: Default::default(), line: Default::default() }
+        Closes { input, brackets: Default::default(), next: Default::default(), line: Default::default(), last_reading: Default::default() }
     }
 
     /// `line_end(s, p)`, kept for the line last asked about when `s` is the input: the tags of
@@ -361,10 +363,19 @@ impl<'a> Closes<'a> {
                 None => Reading::Unclosed,
             };
         }
+        // Every block a bracket opens asks about the same value, one after another.
+        if let Some((at, bound, got)) = self.last_reading.get() {
+            if (at, bound) == (p, to) {
+                crate::work::add(crate::work::Stage::Json, 1);
+                return got;
+            }
+        }
         let mut br = self.brackets.borrow_mut();
         let br = Self::for_bound(&mut br, to);
-        let close = br.close(s.as_bytes(), p, to);
-        br.reading(p, close)
+        let (close, k) = br.matched(s.as_bytes(), p, to);
+        let got = br.reading(k, close);
+        self.last_reading.set(Some((p, to, got)));
+        got
     }
 }
 
@@ -407,32 +418,50 @@ impl Brackets {
     const OPEN: usize = 0;
     const NEVER: usize = usize::MAX;
 
+    #[cfg(test)]
     fn close(&mut self, b: &[u8], p: usize, to: usize) -> Option<usize> {
-        let known = |me: &Self| me.opens.binary_search_by_key(&p, |o| o.0).ok();
+        self.matched(b, p, to).0
+    }
+
+    /// [`Brackets::close`], and the index of `p` among the brackets read (none when `p` opens
+    /// none). The reading first passes `p` (no bracket there is known before), then looks `p` up
+    /// once and reads on until its bracket closes: one search a question, not one a step.
+    fn matched(&mut self, b: &[u8], p: usize, to: usize) -> (Option<usize>, Option<usize>) {
         if self.to != to || p < self.start {
             self.restart(p, to);
         }
-        loop {
-            match known(self) {
-                Some(k) => match self.opens[k].1 {
-                    Self::OPEN if self.at < self.to => {}
-                    Self::OPEN | Self::NEVER => return None,
-                    end => return Some(end),
-                },
-                // Inside a string of this reading: read again from `p`.
-                None if self.at > p => self.restart(p, to),
-                None => {}
+        let mut again = true;
+        let k = loop {
+            while self.at <= p {
+                if self.at >= self.to {
+                    return (None, None);
+                }
+                self.step(b);
             }
-            if self.at >= self.to {
-                return None;
+            match self.opens.binary_search_by_key(&p, |o| o.0) {
+                Ok(k) => break k,
+                // Inside a string of this reading: read again from `p` (once: from `p` itself,
+                // a byte that opens no bracket opens none).
+                Err(_) if again => {
+                    again = false;
+                    self.restart(p, to);
+                }
+                Err(_) => return (None, None),
             }
+        };
+        while self.opens[k].1 == Self::OPEN && self.at < self.to {
             self.step(b);
+        }
+        match self.opens[k].1 {
+            Self::OPEN | Self::NEVER => (None, Some(k)),
+            end => (Some(end), Some(k)),
         }
     }
 
-    /// What a parser makes of the bracket at `p`, whose close `close` was just asked.
-    fn reading(&self, p: usize, close: Option<usize>) -> Reading {
-        let Ok(k) = self.opens.binary_search_by_key(&p, |o| o.0) else {
+    /// What a parser makes of the bracket at `p` (index `k` among the brackets read, when it
+    /// opens one), whose close `close` was just asked.
+    fn reading(&self, k: Option<usize>, close: Option<usize>) -> Reading {
+        let Some(k) = k else {
             return close.map_or(Reading::Unclosed, Reading::Closes);
         };
         let (_, end, depth, deep) = self.opens[k];
