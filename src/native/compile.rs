@@ -353,7 +353,8 @@ impl Markers {
         if !(st + 1 < to && has(&start.second, b[st + 1])) {
             return one();
         }
-        if !start.two && !(st + 2 < to && has(&start.third, b[st + 2])) {
+        let third = st + 2 < to && has(&start.third, b[st + 2]);
+        if !start.two && !third {
             return one();
         }
         ac.find(Input::new(s).range(st..to).anchored(Anchored::Yes)).map(|m| (m.start(), m.end(), m.pattern().as_usize()))
