@@ -262,3 +262,20 @@ fn native_tool_calls_bare_tags_calls_are_read_once() {
     assert_linear("", "<|open|>call tool=\"READ\"<|sep|><|open|>json type=\"object\"<|sep|>{\"path\": \"a.md\",\n");
     assert_linear("", "<|open|>call tool=\"frobnicate\"<|sep|><|close|>call<|sep|>");
 }
+
+/// §native-tool-calls: a call opener followed by parameter openers that never close, none with
+/// a key (`<parameter>`, `<parameter ="path">`), leaves the call's whole content as debris; each
+/// opener stripped from its front asked again for the content's last `</` and last line break
+/// from its end (and, glued on one line, for the line's end). The answers are kept while the
+/// content's ends move inwards. Found by the shapes of a call's parameters left open.
+#[test]
+fn native_tool_calls_keyless_parameter_openers_are_stripped_in_one_pass() {
+    assert_linear("<function name=\"READ\">\n", "<parameter name=\"path\">\n");
+    assert_linear("<function =\"READ\">\n", "<parameter =\"path\">\n");
+    assert_linear("<tool_call>\n<function =\"READ\">", "<parameter>");
+    assert_linear("<function =\"READ\">\n", "<parameter =\"path\">");
+    assert_linear("<tool_call>\n<function=READ>\n", "<parameter=path>\n");
+    // The slowness fuzz target's seed of the shape: a call opener, then the opener repeated.
+    let seed = std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fuzz-seeds/21-native-open-parameters.md"));
+    super::harness::check_slowness(&seed.expect("the seed is in fixtures/fuzz-seeds"));
+}

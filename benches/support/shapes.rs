@@ -243,6 +243,24 @@ fn native_triggers(t: &Value) -> Vec<(String, String, Vec<String>)> {
                                 ));
                             }
                             for par in strs(&form["parameters"]) {
+                                // Parameter openers left open after one call opener: keyed,
+                                // bare and with an empty key (the content's debris, each stripped).
+                                for c in strs(&form["calls"]).iter().take(1) {
+                                    let mut openers = vec![format!("<{p}{c} {name_attr}=\"{op}\">")];
+                                    if form["name_equals"].as_bool() == Some(true) {
+                                        openers.push(format!("<{p}{c}={op}>"));
+                                    }
+                                    for (k, opener) in openers.iter().enumerate() {
+                                        let h = format!("{head}{opener}\n");
+                                        for (what, unit) in [
+                                            ("keyed", format!("<{p}{par} {par_attr}=\"path\">")),
+                                            ("bare", format!("<{p}{par}>")),
+                                            ("empty key", format!("<{p}{par} =\"path\">")),
+                                        ] {
+                                            out.push((format!("{tag} call #{k} then parameters {what} {p}{par}"), h.clone(), vec![unit]));
+                                        }
+                                    }
+                                }
                                 calls.push((format!("parameter {p}{par}"), format!("<{p}{par} {par_attr}=\"path\">a.md")));
                                 calls
                                     .push((format!("parameter closed {p}{par}"), format!("<{p}{par} {par_attr}=\"path\">a.md</{p}{par}>")));

@@ -805,23 +805,26 @@ fn call<'a>(
     }
     if !keyed {
         let in_s = loose.is_empty();
-        let raw = if in_s { &s[cs..ce] } else { loose.as_str() };
-        let keyless = |t: &str| -> Option<usize> {
-            let (pns, pne) = tag_name_at(t, 0, false, prefixes, &el.parameters.list)?;
-            let pt = read_tag(t, pns, pne, def.parameter_equals, rec, ends, t.len());
+        let (src, from, to) = if in_s { (s, cs, ce) } else { (loose.as_str(), 0, loose.len()) };
+        // An opener with no key at `a`: its tag read in the input itself where the content is
+        // the input's, so the glued openers of one line find that line's end once (`Closes`).
+        let keyless = |t: &str, a: usize, e: usize| -> Option<usize> {
+            let (pns, pne) = tag_name_at(&t[a..e], 0, false, prefixes, &el.parameters.list)?;
+            let pt = read_tag(t, a + pns, a + pne, def.parameter_equals, rec, ends, e);
             let has_key = pt.equals.map(|e| !e.is_empty()).unwrap_or(false)
                 || def.parameter_attributes.iter().any(|a| pt.attrs.iter().any(|(k, _)| k.eq_ignore_ascii_case(a)));
             (!has_key).then_some(pt.end)
         };
-        let mut text = strip_debris(raw, rec.stray_closers, rec.stray_fence, &keyless);
+        let (mut a, mut e) = strip_debris(src, from, to, rec.stray_closers, rec.stray_fence, &keyless);
         // A copied facts line under the heading (a JSON object: it opens with its brace).
         if !rec.facts_keys.is_empty() {
-            let first_end = text.find('\n').unwrap_or(text.len());
-            let line = text[..first_end].trim();
+            let first_end = src[a..e].find('\n').map(|i| a + i).unwrap_or(e);
+            let line = src[a..first_end].trim();
             if line.starts_with('{') && facts_line(line, &rec.facts_keys) {
-                text = strip_debris(&text[first_end..], rec.stray_closers, rec.stray_fence, &keyless);
+                (a, e) = strip_debris(src, first_end, e, rec.stray_closers, rec.stray_fence, &keyless);
             }
         }
+        let text = &src[a..e];
         let text = trim_lines(text);
         let json_read = def.json_content && text.starts_with('{') && json_content(text, def, &mut name, &mut c.args);
         if !json_read && !text.is_empty() {

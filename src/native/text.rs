@@ -124,39 +124,84 @@ pub(crate) fn is_bare_fence(line: &str) -> bool {
     t.len() >= 3 && (t.bytes().all(|c| c == b'`') || t.bytes().all(|c| c == b'~'))
 }
 
-/// Drops the debris around a call's plain content: closing tags left over (`</parameter>`,
-/// `</>`), openers with no key, and a bare fence closing it.
-pub(crate) fn strip_debris<'a>(mut t: &'a str, closers: bool, fence: bool, keyless_opener: &dyn Fn(&str) -> Option<usize>) -> &'a str {
+/// Drops the debris around a call's plain content `t[a..e]`: closing tags left over
+/// (`</parameter>`, `</>`), openers with no key, and a bare fence closing it. The range it keeps.
+///
+/// Linear however much debris there is: the content's two ends only move inwards, so the last
+/// `</` and the last line break found are kept and asked again only when the end passes them
+/// (content of a thousand keyless openers, each stripped in turn, is not searched back from
+/// its end once per opener). `keyless_opener(t, a, e)` tells where an opener with no key at
+/// `a` ends.
+pub(crate) fn strip_debris(
+    t: &str,
+    mut a: usize,
+    mut e: usize,
+    closers: bool,
+    fence: bool,
+    keyless_opener: &dyn Fn(&str, usize, usize) -> Option<usize>,
+) -> (usize, usize) {
+    let mut closer = LastFound::default();
+    let mut newline = LastFound::default();
     loop {
-        let before = t.len();
-        t = trim_ws(t);
+        let before = e - a;
+        let trimmed = trim_ws(&t[a..e]);
+        a = trimmed.as_ptr() as usize - t.as_ptr() as usize;
+        e = a + trimmed.len();
         if closers {
-            if let Some(e) = closing_tag_at(t, 0, t.len()) {
-                t = &t[e..];
+            if let Some(end) = closing_tag_at(t, a, e) {
+                a = end;
             }
-            if t.ends_with('>') {
-                if let Some(open) = rfind_closer(t) {
-                    if closing_tag_at(t, open, t.len()) == Some(t.len()) {
-                        t = &t[..open];
+            if t[a..e].ends_with('>') {
+                if let Some(open) = closer.last(t, a, e, rfind_closer) {
+                    if closing_tag_at(t, open, e) == Some(e) {
+                        e = open;
                     }
                 }
             }
-            if let Some(e) = keyless_opener(t) {
-                t = &t[e..];
+            if let Some(end) = keyless_opener(t, a, e) {
+                a = end;
             }
         }
         if fence {
-            let last = match memchr::memrchr(b'\n', t.as_bytes()) {
-                Some(i) => i + 1,
-                None => 0,
-            };
-            if last > 0 && is_bare_fence(&t[last..]) {
-                t = &t[..last];
+            let nl = newline.last(t, a, e, |w| {
+                let found = memchr::memrchr(b'\n', w.as_bytes());
+                crate::work::add(crate::work::Stage::Native, w.len() - found.unwrap_or(0));
+                found
+            });
+            if let Some(nl) = nl {
+                if is_bare_fence(&t[nl + 1..e]) {
+                    e = nl + 1;
+                }
             }
         }
-        if t.len() == before {
-            return t;
+        if e - a == before {
+            return (a, e);
         }
+    }
+}
+
+/// The last match of a backward search in a range whose ends only move inwards: what was found
+/// answers while it stays inside, and nothing found stays nothing.
+#[derive(Default)]
+struct LastFound {
+    /// (the end searched from, the match's start).
+    kept: Option<(usize, Option<usize>)>,
+}
+
+impl LastFound {
+    /// The last match of `search` in `t[a..e]` (its start), searching again only below a kept
+    /// match the end has passed. A match needs its two bytes inside (`</`; a line break's one).
+    fn last(&mut self, t: &str, a: usize, e: usize, search: impl Fn(&str) -> Option<usize>) -> Option<usize> {
+        let to = match self.kept {
+            Some((_, None)) => return None,
+            Some((_, Some(m))) if m + 2 <= e => return (m >= a).then_some(m),
+            // The end passed the kept match: nothing lies between the two.
+            Some((_, Some(m))) => e.min(m + 1),
+            None => e,
+        };
+        let found = if a < to { search(&t[a..to]).map(|i| a + i) } else { None };
+        self.kept = Some((e, found));
+        found
     }
 }
 
