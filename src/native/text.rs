@@ -148,8 +148,12 @@ pub(crate) fn strip_debris(
         a = trimmed.as_ptr() as usize - t.as_ptr() as usize;
         e = a + trimmed.len();
         if closers {
-            if let Some(end) = closing_tag_at(t, a, e) {
-                a = end;
+            // The content nearly always starts with other text than a tag.
+            let tag_first = |a: usize| t.as_bytes().get(a) == Some(&b'<');
+            if tag_first(a) {
+                if let Some(end) = closing_tag_at(t, a, e) {
+                    a = end;
+                }
             }
             if t[a..e].ends_with('>') {
                 if let Some(open) = closer.last(t, a, e, rfind_closer) {
@@ -158,8 +162,10 @@ pub(crate) fn strip_debris(
                     }
                 }
             }
-            if let Some(end) = keyless_opener(t, a, e) {
-                a = end;
+            if tag_first(a) {
+                if let Some(end) = keyless_opener(t, a, e) {
+                    a = end;
+                }
             }
         }
         if fence {
