@@ -279,3 +279,25 @@ fn native_tool_calls_keyless_parameter_openers_are_stripped_in_one_pass() {
     let seed = std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fuzz-seeds/21-native-open-parameters.md"));
     super::harness::check_slowness(&seed.expect("the seed is in fixtures/fuzz-seeds"));
 }
+
+/// §native-tool-call-receipt, §native-tool-calls: a call naming a tool no table knows refuses
+/// its whole block, whatever follows in it, so a run of JSON lines each calling an unknown tool
+/// parses the JSON of its first call only, not of every line (a 350 KB turn of them read every
+/// line into a JSON value and took milliseconds).
+#[test]
+fn native_tool_call_receipt_unknown_tool_lines_parse_one_call() {
+    let line = "{\"name\": \"frobnicate\", \"arguments\": {\"x\": 1, \"y\": [true, null]}}\n";
+    let json_of = |turn: &str| {
+        reset();
+        std::hint::black_box(parse(turn, &ParseOptions::default()));
+        counts().expect("counting is compiled into tests")[Stage::Json as usize]
+    };
+    let (few, many) = (json_of(&line.repeat(20)), json_of(&line.repeat(2_000)));
+    assert!(few > 0 && many == few, "JSON read: {few} bytes of 20 lines, {many} of 2,000");
+    let turn = line.repeat(2_000);
+    let result = parse(&turn, &ParseOptions::default());
+    // The emission stays as written, every byte of it text, and draws the receipt.
+    let text: String = result.items.iter().filter_map(|i| if let crate::Item::Text(t) = i { Some(&*t.content) } else { None }).collect();
+    assert_eq!(text, turn);
+    assert!(result.items.iter().any(|i| matches!(i, crate::Item::Error(d) if d.operation_omitted)), "{result:?}");
+}
