@@ -742,7 +742,7 @@ fn list_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Opt
     // Read within its line first: a line-start `[` per line costs its line, however many lines
     // run unclosed.
     let le = line_end(s, at).min(to);
-    match sequence_in(ctx, s, at, le, bi, false, false) {
+    match sequence_in(ctx, s, at, le, bi, false, None) {
         Some((calls, end, _)) => {
             s[end.min(le)..le].trim().is_empty().then(|| Found::new(at, end, json_marker(s, at, &ctx.closes), calls, true))
         }
@@ -777,7 +777,7 @@ fn lines_block<'a>(ctx: &Ctx, s: &'a str, at: usize, le: usize, to: usize, bi: u
         }
     };
     let close = close.ok().filter(|&c| c > le)?;
-    let (calls, end, _) = sequence_in(ctx, s, at, close, bi, false, false)?;
+    let (calls, end, _) = sequence_in(ctx, s, at, close, bi, false, None)?;
     if end != close || !s[close..line_end(s, close).min(to)].trim().is_empty() {
         return None;
     }
@@ -821,7 +821,8 @@ fn json_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Opt
             _ => {}
         }
     }
-    let Some((calls, end, _)) = sequence_in(ctx, s, at, to, bi, false, true) else {
+    let mut mapped = Vec::new();
+    let Some((calls, end, _)) = sequence_in(ctx, s, at, to, bi, false, Some(&mut mapped)) else {
         // Only a value that runs to `to` unclosed can end in EOF: one that closes first, or
         // that the parser fails on first, is not read again.
         if ctx.closes.reading(s, at, to) == text::Reading::Unclosed {
@@ -834,7 +835,9 @@ fn json_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Opt
         }
         return None;
     };
-    Some(Found::new(at, end, json_marker(s, at, &ctx.closes), calls, true))
+    let mut found = Found::new(at, end, json_marker(s, at, &ctx.closes), calls, true);
+    found.mapped = mapped;
+    Some(found)
 }
 
 /// A block its start marker opens (out of line: the element path stays compact).
@@ -891,7 +894,7 @@ fn marker_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> O
             readable = false;
         }
     } else {
-        match sequence_in(ctx, s, cs, ce, bi, closed.is_some(), false) {
+        match sequence_in(ctx, s, cs, ce, bi, closed.is_some(), None) {
             Some((mut got, end, all)) => {
                 if let Some(c) = got.first_mut() {
                     c.anchor = at;
@@ -926,10 +929,11 @@ fn json_marker<'a>(s: &'a str, at: usize, closes: &text::Closes) -> Cow<'a, str>
 }
 
 /// Calls written one after another in `s[p..to]`, separated by the block's separators: the
-/// calls, where the last ended, and whether everything up to `to` was read. With `refused`,
-/// the reading stops after the first call that does not map: the block is refused whatever
-/// follows in it, and the emission stays as written (§native-tool-call-receipt), so a turn of
-/// many unknown-tool lines reads one.
+/// calls, where the last ended, and whether everything up to `to` was read. With `mapped`, each
+/// call is mapped as it is read, its result kept there (the block's [`Found::mapped`], so
+/// none is mapped twice), and the reading stops after the first call that does not map: the
+/// block is refused whatever follows in it, and the emission stays as written
+/// (§native-tool-call-receipt), so a turn of many unknown-tool lines reads one.
 fn sequence_in<'a>(
     ctx: &Ctx,
     s: &'a str,
@@ -937,7 +941,7 @@ fn sequence_in<'a>(
     to: usize,
     bi: usize,
     closed: bool,
-    refused: bool,
+    mut mapped: Option<&mut Vec<Result<map::Mapped<'a>, Taught>>>,
 ) -> Option<(Vec<Call<'a>>, usize, bool)> {
     let b = &ctx.c.blocks[bi];
     let mut calls = Vec::new();
@@ -963,7 +967,17 @@ fn sequence_in<'a>(
         }
         match b.forms.iter().find_map(|f| forms::read(f, s, at, to, closed, &b.recovery, &ctx.closes)) {
             Some((mut got, e)) => {
-                let stop = refused && got.iter().any(|c| map::map(c, ctx.rules, ctx.registry, ctx.params, &ctx.c.keys).is_err());
+                let mut stop = false;
+                if let Some(mapped) = mapped.as_deref_mut() {
+                    for c in &got {
+                        let m = map::map(c, ctx.rules, ctx.registry, ctx.params, &ctx.c.keys);
+                        stop = m.is_err();
+                        mapped.push(m);
+                        if stop {
+                            break;
+                        }
+                    }
+                }
                 calls.append(&mut got);
                 end = e;
                 q = e.max(at + 1);
