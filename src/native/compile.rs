@@ -88,9 +88,9 @@ fn anchor_rank(c: u8) -> u8 {
     }
 }
 
-/// Whether only spaces and tabs stand between the start of `p`'s line and `p` (as the block
-/// readers ask; read back over the blanks alone).
-fn at_line_start(b: &[u8], p: usize) -> bool {
+/// Whether only spaces and tabs stand between the start of `p`'s line and `p`. It reads back
+/// over the blanks alone, not to the line start (a long line of openings stays linear).
+pub(crate) fn at_line_start(b: &[u8], p: usize) -> bool {
     let mut i = p.min(b.len());
     while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
         i -= 1;

@@ -665,7 +665,7 @@ fn open_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, blocks: &[usize])
     let mut first: Option<Found<'a>> = None;
     for &bi in blocks {
         let b = &ctx.c.blocks[bi];
-        if b.line_start && !at_line_start(s, at) {
+        if b.line_start && !compile::at_line_start(s.as_bytes(), at) {
             continue;
         }
         if b.by_name && ctx.known_unnamed(bi, at, to) {

@@ -44,17 +44,6 @@ pub(crate) fn line_start(s: &str, p: usize) -> usize {
     start
 }
 
-/// Whether only spaces and tabs stand between the start of `p`'s line and `p`. It reads back
-/// over the blanks alone, not to the line start (a long line of openings stays linear).
-pub(crate) fn at_line_start(s: &str, p: usize) -> bool {
-    let b = s.as_bytes();
-    let mut i = p.min(b.len());
-    while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
-        i -= 1;
-    }
-    i == 0 || b[i - 1] == b'\n'
-}
-
 /// Past spaces, tabs and line breaks, up to `to`.
 pub(crate) fn skip_ws(s: &str, mut p: usize, to: usize) -> usize {
     let b = s.as_bytes();
