@@ -7,15 +7,25 @@
 use crate::rules::Rules;
 
 /// One physical line: `[start, end)` excludes its line ending (LF or CRLF; a lone CR is content,
-/// §parser-position); `next` is where the following line starts.
+/// §parser-position); [`Line::next`] gives where the following line starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Line {
     /// The line's first byte.
     pub start: usize,
     /// Its end, before the line ending.
     pub end: usize,
-    /// Where the next line starts (the input's length after the last line).
-    pub next: usize,
+}
+
+impl Line {
+    /// Where the next line starts in `input` (its length after the last line): not stored, as
+    /// one caller asks it and every line of a 32 MB turn would carry it (a third of the table).
+    pub fn next(&self, input: &[u8]) -> usize {
+        match input.get(self.end) {
+            None => input.len(),
+            Some(b'\r') => self.end + 2,
+            Some(_) => self.end + 1,
+        }
+    }
 }
 
 /// Splits `input` into lines. The last line may be empty only when the input is empty.
@@ -31,9 +41,11 @@ pub fn lines_into(input: &str, out: &mut Vec<Line>) {
     crate::work::add(crate::work::Stage::Lines, input.len());
     let bytes = input.as_bytes();
     // A large turn is counted first (a vector count, cheaper than the split) so its table is
-    // sized once rather than doubled past need; a small one is not worth the extra pass.
+    // sized once rather than doubled past need; a small one is not worth the extra pass. The
+    // [`EAGER`] slots a chunk writes past its lines are room too: without them the last chunks
+    // doubled the table (a fresh 50 MB mapping per parse of a 32 MB turn).
     if bytes.len() > 1 << 22 {
-        out.reserve_exact(memchr::memchr_iter(b'\n', bytes).count() + 1);
+        out.reserve_exact(memchr::memchr_iter(b'\n', bytes).count() + 1 + EAGER);
     }
     #[cfg(target_arch = "x86_64")]
     {
@@ -97,7 +109,7 @@ macro_rules! split_lines {
             emit_lines::<{ $long }>(out, nl, cr << 1 | cr_carry, base, &mut start);
         }
         if start < bytes.len() || out.is_empty() {
-            out.push(Line { start, end: bytes.len(), next: bytes.len() });
+            out.push(Line { start, end: bytes.len() });
         }
     }};
 }
@@ -131,7 +143,7 @@ fn emit_lines<const LONG: bool>(out: &mut Vec<Line>, nl: u64, cr_before: u64, ba
         let at = base + tz;
         let cr = ((cr_before >> (tz & 63)) & 1) as usize;
         // SAFETY: `reserve` left room for `EAGER.max(n)` lines past `len`, and `k` is below it.
-        unsafe { p.add(len + k).write(Line { start: s, end: at - cr, next: at + 1 }) };
+        unsafe { p.add(len + k).write(Line { start: s, end: at - cr }) };
         s = at + 1;
         m &= m.wrapping_sub(1);
     };
@@ -197,8 +209,8 @@ pub fn line_at(input: &str, n: usize) -> Option<Line> {
     }
     let nl = memchr::memchr(b'\n', &bytes[start..]).map(|k| start + k);
     Some(match nl {
-        Some(nl) => Line { start, end: if nl > start && bytes[nl - 1] == b'\r' { nl - 1 } else { nl }, next: nl + 1 },
-        None => Line { start, end: bytes.len(), next: bytes.len() },
+        Some(nl) => Line { start, end: if nl > start && bytes[nl - 1] == b'\r' { nl - 1 } else { nl } },
+        None => Line { start, end: bytes.len() },
     })
 }
 
@@ -1181,12 +1193,12 @@ mod tests {
         for (i, &c) in b.iter().enumerate() {
             if c == b'\n' {
                 let end = if i > start && b[i - 1] == b'\r' { i - 1 } else { i };
-                v.push(Line { start, end, next: i + 1 });
+                v.push(Line { start, end });
                 start = i + 1;
             }
         }
         if start < b.len() || v.is_empty() {
-            v.push(Line { start, end: b.len(), next: b.len() });
+            v.push(Line { start, end: b.len() });
         }
         v
     }
@@ -1387,9 +1399,11 @@ mod tests {
 
     #[test]
     fn lines_keep_crlf_out_of_content() {
-        let v = lines("a\r\nb\nc");
+        let input = "a\r\nb\nc";
+        let v = lines(input);
         assert_eq!(v.len(), 3);
-        assert_eq!((v[0].start, v[0].end, v[0].next), (0, 1, 3));
+        assert_eq!((v[0].start, v[0].end, v[0].next(input.as_bytes())), (0, 1, 3));
+        assert_eq!((v[1].next(input.as_bytes()), v[2].next(input.as_bytes())), (5, 6));
         assert_eq!((v[2].start, v[2].end), (5, 6));
         assert_eq!(lines("").len(), 1);
         assert_eq!(lines("a\n").len(), 1);

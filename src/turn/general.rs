@@ -173,7 +173,7 @@ pub(super) fn read<'a>(
         };
         out.items.push(Item::Error(diagnose::make(rules, DiagId::UnfencedOperation, ctx.pos(l, 0), &[("op", &name)], None)));
         let ln = lines[l as usize];
-        covered.push((ln.start, ln.next));
+        covered.push((ln.start, ln.next(input.as_bytes())));
     }
     for &l in &regions.unknown_tags {
         if let Class::Fence(f) = class_at(l) {

@@ -226,7 +226,7 @@ fn source_texts<'a>(input: &'a str, text: &str, copies: &[native::SourceCopy], r
 
 /// Adds a native receipt (§native-tool-call-receipt) as a warning item.
 fn push_receipt(input: &str, rules: &Rules, result: &mut ParseResult<'_>, receipt: native::Receipt) {
-    let l = scan::line_at(input, receipt.line as usize).unwrap_or(scan::Line { start: 0, end: 0, next: 0 });
+    let l = scan::line_at(input, receipt.line as usize).unwrap_or(scan::Line { start: 0, end: 0 });
     let t = &input[l.start..l.end];
     let at = Position { line: receipt.line + 1, column: scan::columns(&t[..receipt.at.min(t.len())]) };
     let d = rules.diag(receipt.id);
