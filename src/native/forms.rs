@@ -169,6 +169,14 @@ fn json(j: &NativeJson, s: &str, p: usize, to: usize, rec: &NativeRecovery, clos
             _ => {}
         }
     }
+    if first == b'[' {
+        return if j.python { python_array_calls(j, s, p, to, rec.truncated_body) } else { array_calls(j, s, p, to, rec.truncated_body) };
+    }
+    whole_calls(j, s, p, to, rec)
+}
+
+/// The calls of the JSON value at `p`, read whole.
+fn whole_calls(j: &NativeJson, s: &str, p: usize, to: usize, rec: &NativeRecovery) -> Option<(Vec<Call<'static>>, usize)> {
     let (v, end) = value_at(j, s, p, to, rec.truncated_body)?;
     match v {
         Value::Object(obj) => Some((vec![object_call(j, &obj, p)?], end)),
@@ -182,6 +190,89 @@ fn json(j: &NativeJson, s: &str, p: usize, to: usize, rec: &NativeRecovery, clos
             (!calls.is_empty()).then_some((calls, end))
         }
         _ => None,
+    }
+}
+
+/// A JSON array of calls (`[{…}, {…}]`, §native-tool-calls) read an item at a time: each
+/// item's value is built, made a call and dropped, so a long array never stands whole as a tree
+/// of values (an 8 MB line of calls built one of a few hundred megabytes, and its time per byte
+/// doubled with the size). It gives what reading the array whole gives, cut-off arrays included
+/// (`repair` closes one cut off inside its last item, or after it, as the whole text's repair
+/// does); an item is read in the array's depth, so one nested to the parser's limit fails it.
+fn array_calls(j: &NativeJson, s: &str, p: usize, to: usize, repair: bool) -> Option<(Vec<Call<'static>>, usize)> {
+    let b = s.as_bytes();
+    let mut calls = Vec::new();
+    // Past the `[`, and past each `,`: an item must follow (`[]` and a trailing comma fail).
+    let mut q = skip_ws(s, p + 1, to);
+    loop {
+        // An item that is no object is no call, whether or not it parses (the whole reading
+        // refuses such an array either way); nor is an array cut off before an item.
+        if q >= to || b[q] != b'{' {
+            return None;
+        }
+        let text = &s[q..to];
+        let mut it = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+        let got = it.next();
+        json_work(text, &got, it.byte_offset());
+        let (v, e) = match got {
+            Some(Ok(v)) => (v, q + it.byte_offset()),
+            Some(Err(e)) if repair && e.is_eof() => {
+                crate::work::add(crate::work::Stage::Json, text.len());
+                (serde_json::from_str(&close_json(text)?).ok()?, to)
+            }
+            _ => return None,
+        };
+        if depth_reaches(&v, JSON_DEPTH - 1) {
+            return None;
+        }
+        let Value::Object(obj) = v else { return None };
+        calls.push(object_call(j, &obj, q)?);
+        q = skip_ws(s, e, to);
+        if q >= to {
+            // Cut off after an item: the repair closes the array there.
+            return repair.then_some((calls, to));
+        }
+        match b[q] {
+            b']' => return Some((calls, q + 1)),
+            b',' => q = skip_ws(s, q + 1, to),
+            _ => return None,
+        }
+    }
+}
+
+/// [`array_calls`] for a family writing Python literals (JSON reads too): the list's items are
+/// read one at a time as [`python::Cursor::literal`] reads them, each made a call and dropped;
+/// the calls stand where the whole reading puts them (`array_items`).
+fn python_array_calls(j: &NativeJson, s: &str, p: usize, to: usize, repair: bool) -> Option<(Vec<Call<'static>>, usize)> {
+    let mut cur = python::Cursor::new(s, p, to, repair);
+    let mut calls = Vec::new();
+    cur.items(0, |v, at| {
+        let Value::Object(obj) = v else { return None };
+        calls.push(object_call(j, &obj, at)?);
+        Some(())
+    })?;
+    if calls.is_empty() {
+        return None;
+    }
+    let end = cur.i;
+    for (c, at) in calls.iter_mut().zip(array_items(s, p, end).into_iter().map(Some).chain(std::iter::repeat(None))) {
+        c.anchor = at.unwrap_or(p);
+    }
+    Some((calls, end))
+}
+
+/// The nesting serde_json reads: a value nested this deep fails (the array's own level counts).
+const JSON_DEPTH: usize = 128;
+
+/// Whether `v` nests `n` arrays and objects deep (itself counted).
+fn depth_reaches(v: &Value, n: usize) -> bool {
+    if n == 0 {
+        return true;
+    }
+    match v {
+        Value::Array(a) => n == 1 || a.iter().any(|x| depth_reaches(x, n - 1)),
+        Value::Object(o) => n == 1 || o.values().any(|x| depth_reaches(x, n - 1)),
+        _ => false,
     }
 }
 
@@ -430,4 +521,124 @@ fn heading<'a>(s: &'a str, p: usize, to: usize, closed: bool, prefixes: &Markers
         }
     }
     Some((vec![c], to))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn family(array: bool, keyed: bool, repair: bool) -> (NativeJson, NativeRecovery) {
+        python_family(array, keyed, repair, false)
+    }
+
+    fn python_family(array: bool, keyed: bool, repair: bool, python: bool) -> (NativeJson, NativeRecovery) {
+        let j = serde_json::from_value(serde_json::json!({
+            "name_keys": ["name"], "argument_keys": ["arguments"], "array": array, "keyed": keyed, "python": python
+        }))
+        .expect("a JSON family");
+        let rec = serde_json::from_value(serde_json::json!({"missing_end": false, "truncated_body": repair})).expect("flags");
+        (j, rec)
+    }
+
+    fn nested(levels: usize) -> String {
+        format!("{{\"name\": \"FIND\", \"arguments\": {{\"q\": {}1{}}}}}", "[".repeat(levels), "]".repeat(levels))
+    }
+
+    /// A `{"NAME": {args}}` call nested as deep as [`nested`]'s.
+    fn nested_keyed(levels: usize) -> String {
+        format!("{{\"FIND\": {{\"q\": {}1{}}}}}", "[".repeat(levels), "]".repeat(levels))
+    }
+
+    /// §native-tool-calls: an array of calls read an item at a time gives what the whole
+    /// reading gives, on every array shape the whole reading tells apart: spacing of every JSON
+    /// kind, an item that is no object or names no call, a trailing comma, an empty array, an
+    /// array cut off anywhere (repaired whole), text after the `]`, and items nested to either
+    /// side of the parser's depth limit.
+    #[test]
+    fn native_tool_calls_json_array_read_by_items_agrees_with_the_whole_value() {
+        let call = |n: &str| format!("{{\"name\": \"{n}\", \"arguments\": {{\"path\": \"ü/a b.md\"}}}}");
+        let (a, b) = (call("READ"), call("frobnicate"));
+        let mut inputs = vec![
+            format!("[{a}]"),
+            format!("[ {a} , {b} ]"),
+            format!("[\r\n\t{a},\n{b}\r\n]"),
+            format!("[{a},{b}] trailing prose"),
+            format!("[{a},]"),
+            format!("[{a}, 7]"),
+            format!("[{a}, \"x\"]"),
+            format!("[{a}, {{\"path\": \"a.md\"}}]"),
+            format!("[{a}, x]"),
+            format!("[{a} {b}]"),
+            "[]".to_string(),
+            "[ ]".to_string(),
+            format!("[{a}, {}]", nested(125)),
+            format!("[{a}, {}]", nested(126)),
+            format!("[{a}, {}]", nested(127)),
+            format!("[{}]", nested_keyed(124)),
+            format!("[{}]", nested_keyed(125)),
+            format!("[{}, {}]", nested_keyed(1), nested_keyed(125)),
+            format!("[{}]", nested_keyed(126)),
+            "[{\"READ\": {\"path\": \"a.md\"}}, {\"x\": {}}]".to_string(),
+        ];
+        let whole = format!("[{a}, {b}, {a}]");
+        for cut in 1..whole.len() {
+            if whole.is_char_boundary(cut) {
+                inputs.push(whole[..cut].to_string());
+            }
+        }
+        for (array, keyed, repair) in [(true, false, true), (true, false, false), (false, false, true), (true, true, true)] {
+            let (j, rec) = family(array, keyed, repair);
+            for input in &inputs {
+                let closes = Closes::new(input);
+                let by_items = json(&j, input, 0, input.len(), &rec, &closes);
+                let by_whole = if input.starts_with('[') && !array { None } else { whole_calls(&j, input, 0, input.len(), &rec) };
+                assert_eq!(by_items, by_whole, "{input:?} (array: {array}, keyed: {keyed}, repair: {repair})");
+            }
+        }
+    }
+
+    /// §native-tool-calls: a list of calls written as Python literals, read an item at a time,
+    /// gives what the whole literal's reading gives, each call anchored where it did: quotes of
+    /// both kinds holding brackets, a trailing comma, Python's constants, an item that is no
+    /// dict, and the list cut off anywhere.
+    #[test]
+    fn native_tool_calls_python_list_read_by_items_agrees_with_the_whole_value() {
+        let a = "{'name': 'READ', 'arguments': {'path': 'dir]/a,b.md', \"x\": True}}";
+        let b = "{\"name\": \"frobnicate\", \"arguments\": {'k': None, 'q': '}{'}}";
+        let mut inputs = vec![
+            format!("[{a}]"),
+            format!("[ {a} , {b} ]"),
+            format!("[{a},\r\n{b},]"),
+            format!("[{a}, {b}] then prose"),
+            format!("[{a}, 7]"),
+            format!("[{a}, {{'path': 'a.md'}}]"),
+            format!("[{a} {b}]"),
+            "[]".to_string(),
+        ];
+        let whole = format!("[{a}, {b}, {a}]");
+        for cut in 1..whole.len() {
+            if whole.is_char_boundary(cut) {
+                inputs.push(whole[..cut].to_string());
+            }
+        }
+        for repair in [true, false] {
+            let (j, rec) = python_family(true, false, repair, true);
+            for input in &inputs {
+                let closes = Closes::new(input);
+                let by_items = json(&j, input, 0, input.len(), &rec, &closes);
+                assert_eq!(by_items, whole_calls(&j, input, 0, input.len(), &rec), "{input:?} (repair: {repair})");
+            }
+        }
+    }
+
+    /// §native-tool-calls: a long array of calls is read an item at a time (no tree of the whole
+    /// array is built), each call anchored at its item.
+    #[test]
+    fn native_tool_calls_json_array_is_read_by_items() {
+        let (j, _) = family(true, false, false);
+        let input = format!("[{}]", vec!["{\"name\": \"READ\", \"arguments\": {\"path\": \"a.md\"}}"; 500].join(", "));
+        let got = array_calls(&j, &input, 0, input.len(), false).expect("calls");
+        assert_eq!((got.0.len(), got.1), (500, input.len()));
+        assert_eq!(got.0[1].anchor, input.find("}}, {").expect("a second item") + 4);
+    }
 }

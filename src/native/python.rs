@@ -55,6 +55,31 @@ impl<'a> Cursor<'a> {
         &self.s[st..self.i]
     }
 
+    /// The items of the list or tuple opening at the cursor, each handed to `item` with where
+    /// it starts as it is read, not kept (a long list of calls never stands whole as values):
+    /// `None` once `item` refuses one or the list does not read. [`Self::literal`] reads its
+    /// lists so.
+    pub(crate) fn items(&mut self, depth: usize, mut item: impl FnMut(Value, usize) -> Option<()>) -> Option<()> {
+        let close = if self.peek()? == b'[' { b']' } else { b')' };
+        self.i += 1;
+        loop {
+            self.ws();
+            match self.peek() {
+                None => return self.end(),
+                Some(x) if x == close => {
+                    self.i += 1;
+                    return Some(());
+                }
+                _ => {}
+            }
+            let at = self.i;
+            item(self.literal(depth + 1)?, at)?;
+            if self.cut || !self.comma(close)? {
+                return Some(());
+            }
+        }
+    }
+
     /// One Python literal: a string, number, `True`/`False`/`None`, list, tuple or dict.
     pub(crate) fn literal(&mut self, depth: usize) -> Option<Value> {
         if depth > MAX_DEPTH {
@@ -69,27 +94,12 @@ impl<'a> Cursor<'a> {
                 self.string(true).map(Value::String)
             }
             b'[' | b'(' => {
-                let close = if c == b'[' { b']' } else { b')' };
-                self.i += 1;
                 let mut items = Vec::new();
-                loop {
-                    self.ws();
-                    match self.peek() {
-                        None => return self.end().map(|_| Value::Array(items)),
-                        Some(x) if x == close => {
-                            self.i += 1;
-                            return Some(Value::Array(items));
-                        }
-                        _ => {}
-                    }
-                    items.push(self.literal(depth + 1)?);
-                    if self.cut {
-                        return Some(Value::Array(items));
-                    }
-                    if !self.comma(close)? {
-                        return Some(Value::Array(items));
-                    }
-                }
+                self.items(depth, |v, _| {
+                    items.push(v);
+                    Some(())
+                })?;
+                Some(Value::Array(items))
             }
             b'{' => {
                 self.i += 1;

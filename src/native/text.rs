@@ -620,7 +620,7 @@ pub(crate) fn json_work<T>(text: &str, got: &Option<Result<T, serde_json::Error>
 }
 
 /// Closes what a cut-off JSON text left open.
-fn close_json(text: &str) -> Option<String> {
+pub(crate) fn close_json(text: &str) -> Option<String> {
     let mut stack = Vec::new();
     let mut in_str = false;
     let mut esc = false;
