@@ -8,7 +8,9 @@
 //! time per byte (the claim: at most 1.5), then a start marker a line for 10 MB and the 350 KB
 //! unknown-tool JSON turn in milliseconds. Its times are this
 //! thread's CPU time (on a shared machine, the time the parse ran, not the time it waited). With
-//! `--features work-count`, each shape's counted work per byte at the larger size too.
+//! `--features work-count`, each shape's counted work per byte at the larger size too. Memory is
+//! reused between rounds at every size (`support/alloc_policy.rs` says why;
+//! `PLURNK_BENCH_ALLOC=system` keeps glibc's default policy).
 //!
 //! `cargo bench --bench adversarial` (seconds per cell from `PLURNK_BENCH_SECS`, default 0.5; rows
 //! from `PLURNK_BENCH_FAMILIES`, a comma list of families and shapes, default all;
@@ -20,6 +22,9 @@
 mod adversarial;
 
 use std::hint::black_box;
+
+#[path = "support/alloc_policy.rs"]
+mod alloc_policy;
 use std::time::Instant;
 
 use plurnk_parser::ParseOptions;
@@ -121,6 +126,7 @@ fn filter_word() -> Option<String> {
 }
 
 fn main() {
+    println!("allocator: {}", alloc_policy::settle());
     let secs: f64 = std::env::var("PLURNK_BENCH_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(0.5);
     let only: Option<Vec<String>> =
         std::env::var("PLURNK_BENCH_FAMILIES").ok().filter(|v| !v.is_empty()).map(|v| v.split(',').map(str::to_string).collect());

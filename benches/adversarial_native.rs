@@ -3,13 +3,18 @@
 //! time of one 350 KB turn of unknown-tool JSON lines, and of one of JSON lines no family takes.
 //! The markers come from the built-in rule tables (`BUILTIN_TABLES_JSON`), so a family added in
 //! YAML joins the shapes without an edit here. The claim is linear time: the ratio stays at or
-//! under 1.5.
+//! under 1.5. Memory is reused between rounds at every size (`support/alloc_policy.rs` says why;
+//! `PLURNK_BENCH_ALLOC=system` keeps glibc's default policy).
 //!
 //! `cargo bench --bench adversarial_native` (seconds per cell from `PLURNK_BENCH_SECS`, default
 //! 0.5; rows from `PLURNK_BENCH_SHAPES`, a comma list, default all; sizes from
-//! `PLURNK_BENCH_MB`, default `4,32`). No assertion: it prints, and marks a shape over the claim.
+//! `PLURNK_BENCH_MB`, default `4,32`; `PLURNK_BENCH_DUMP=dir` writes the inputs instead). No
+//! assertion: it prints, and marks a shape over the claim.
 
 use std::hint::black_box;
+
+#[path = "support/alloc_policy.rs"]
+mod alloc_policy;
 use std::time::Instant;
 
 use plurnk_parser::ParseOptions;
@@ -205,6 +210,7 @@ fn ns_per_byte(input: &str, secs: f64) -> f64 {
 }
 
 fn main() {
+    println!("allocator: {}", alloc_policy::settle());
     let secs: f64 = std::env::var("PLURNK_BENCH_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(0.5);
     let sizes: Vec<usize> = std::env::var("PLURNK_BENCH_MB")
         .ok()
@@ -212,6 +218,18 @@ fn main() {
         .unwrap_or_else(|| vec![4, 32]);
     let only: Option<Vec<String>> = std::env::var("PLURNK_BENCH_SHAPES").ok().map(|v| v.split(',').map(str::to_string).collect());
     let (starts, elements) = markers();
+    // `PLURNK_BENCH_DUMP=dir` writes each shape's input at each size there (to profile one with
+    // `examples/quickbench`'s `QB_FILE`) and measures nothing.
+    if let Ok(dir) = std::env::var("PLURNK_BENCH_DUMP") {
+        for shape in SHAPES.iter().filter(|s| only.as_ref().is_none_or(|o| o.iter().any(|x| x == *s))) {
+            for &mb in &sizes {
+                let path = format!("{dir}/{shape}-{mb}.md");
+                std::fs::write(&path, build(shape, mb << 20, &starts, &elements)).expect("the dump directory is writable");
+                println!("{path}");
+            }
+        }
+        return;
+    }
     println!("{} start markers and {} element forms from the rule tables", starts.len(), elements.len());
     println!("ns per byte of `parse` (best of the rounds in {secs} s per cell)");
     let header: Vec<String> = sizes.iter().map(|m| format!("{m} MB")).collect();
