@@ -40,13 +40,6 @@ pub fn lines_into(input: &str, out: &mut Vec<Line>) {
     out.clear();
     crate::work::add(crate::work::Stage::Lines, input.len());
     let bytes = input.as_bytes();
-    // A large turn is counted first (a vector count, cheaper than the split) so its table is
-    // sized once rather than doubled past need; a small one is not worth the extra pass. The
-    // [`EAGER`] slots a chunk writes past its lines are room too: without them the last chunks
-    // doubled the table (a fresh 50 MB mapping per parse of a 32 MB turn).
-    if bytes.len() > 1 << 22 {
-        out.reserve_exact(memchr::memchr_iter(b'\n', bytes).count() + 1 + EAGER);
-    }
     #[cfg(target_arch = "x86_64")]
     {
         // Two 32-byte compares per 64 bytes instead of four: the split of a long prose answer is
@@ -98,7 +91,7 @@ macro_rules! split_lines {
         while bytes.len() - base >= 64 {
             // SAFETY: `base + 64 <= bytes.len()`.
             let (nl, cr): (u64, u64) = $mask(unsafe { chunk_at(bytes, base) });
-            emit_lines::<{ $long }>(out, nl, cr << 1 | cr_carry, base, &mut start);
+            emit_lines::<{ $long }>(out, nl, cr << 1 | cr_carry, base, &mut start, bytes.len());
             cr_carry = cr >> 63;
             base += 64;
         }
@@ -106,12 +99,30 @@ macro_rules! split_lines {
         // most turns are a few hundred bytes, where `memchr`'s per-call dispatch costs more.
         if base < bytes.len() {
             let (nl, cr): (u64, u64) = $mask(&chunk_padded(bytes, base));
-            emit_lines::<{ $long }>(out, nl, cr << 1 | cr_carry, base, &mut start);
+            emit_lines::<{ $long }>(out, nl, cr << 1 | cr_carry, base, &mut start, bytes.len());
         }
         if start < bytes.len() || out.is_empty() {
             out.push(Line { start, end: bytes.len() });
         }
     }};
+}
+
+/// Room for `need` more lines, the split having read `read` of `total` bytes: the lines to come
+/// are guessed from those so far, so a turn of even lines grows its table once, not by doubling
+/// (each doubling of a 32 MB turn's table was a fresh mapping), and is not counted in an extra
+/// pass either. The table at least doubles, so a guess too small still costs linear time.
+#[cold]
+#[inline(never)]
+fn grow(out: &mut Vec<Line>, read: usize, total: usize, need: usize) {
+    // Too little read to guess from: doubling, as a vector grows.
+    if read < 1 << 16 {
+        out.reserve(need);
+        return;
+    }
+    let guess = ((out.len() as u128 * (total - read) as u128) / read as u128) as usize;
+    // A sixteenth over the guess, and a chunk's eager slots past the last line.
+    let more = (guess + guess / 16 + 2 * EAGER).max(out.capacity()).max(need);
+    out.reserve_exact(more);
 }
 
 /// How many line ends of a chunk [`emit_lines`] writes without a branch on their count: a
@@ -123,7 +134,7 @@ const EAGER: usize = 4;
 /// `cr_before` a bit where the byte before is a carriage return. `start` is where the next line
 /// starts, moved past the chunk's last newline.
 #[inline(always)]
-fn emit_lines<const LONG: bool>(out: &mut Vec<Line>, nl: u64, cr_before: u64, base: usize, start: &mut usize) {
+fn emit_lines<const LONG: bool>(out: &mut Vec<Line>, nl: u64, cr_before: u64, base: usize, start: &mut usize, total: usize) {
     // In a long input, most chunks lie inside a long line (prose) and end none: they are
     // passed over. In a turn, chunks with and without a line end mix, and the branch would
     // cost more than the writes it saves.
@@ -131,7 +142,9 @@ fn emit_lines<const LONG: bool>(out: &mut Vec<Line>, nl: u64, cr_before: u64, ba
         return;
     }
     let n = nl.count_ones() as usize;
-    out.reserve(EAGER.max(n));
+    if out.capacity() - out.len() < EAGER.max(n) {
+        grow(out, base, total, EAGER.max(n));
+    }
     let len = out.len();
     let mut m = nl;
     let mut s = *start;
@@ -1394,6 +1407,20 @@ mod tests {
                 unsafe { split_avx2::<true>(c.as_bytes(), &mut got) };
                 assert_eq!(got, want, "AVX2 split (long input) of {c:?}");
             }
+        }
+    }
+
+    /// §parser-position: a long turn's line table is sized from the lines read so far, so it
+    /// ends near its need (neither doubled past it nor counted in an extra pass), for lines of
+    /// any length, and still holds every line.
+    #[test]
+    fn parser_position_long_turn_line_table_grows_near_its_need() {
+        for line in ["x\n", "{\"name\": \"frobnicate\"}\r\n", &"prose ".repeat(40)] {
+            let input = format!("{line}\n").repeat((3 << 20) / (line.len() + 1));
+            let mut out = Vec::new();
+            lines_into(&input, &mut out);
+            assert_eq!(out, naive_lines(&input));
+            assert!(out.capacity() <= out.len() + out.len() / 8 + 64, "{} lines in a table of {}", out.len(), out.capacity());
         }
     }
 
