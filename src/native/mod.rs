@@ -741,7 +741,7 @@ fn tags_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Opt
 fn list_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Option<Found<'a>> {
     // Read within its line first: a line-start `[` per line costs its line, however many lines
     // run unclosed.
-    let le = line_end(s, at).min(to);
+    let le = ctx.closes.line_end(s, at).min(to);
     match sequence_in(ctx, s, at, le, bi, false, None) {
         Some((calls, end, _)) => {
             s[end.min(le)..le].trim().is_empty().then(|| Found::new(at, end, json_marker(s, at, &ctx.closes), calls, true))
