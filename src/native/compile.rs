@@ -342,6 +342,19 @@ impl Markers {
         best
     }
 
+    /// Whether `s` holds none of the anchor bytes that lead the search: then no spelling stands
+    /// in it and [`Self::find_with`] over it finds nothing (one memchr pass per three bytes,
+    /// stopping at the first hit). `false` where no anchor search leads.
+    pub(crate) fn absent_from(&self, s: &[u8]) -> bool {
+        let Some(lead) = &self.lead else { return false };
+        !lead.bytes.chunks(3).any(|g| match *g {
+            [a] => memchr::memchr(a, s).is_some(),
+            [a, b] => memchr::memchr2(a, b, s).is_some(),
+            [a, b, c] => memchr::memchr3(a, b, c, s).is_some(),
+            _ => true,
+        })
+    }
+
     /// A match starting at `st`: told by its first three bytes where they allow no spelling
     /// or only the one-byte one, else read by the anchored automaton, which reads only the
     /// spellings that start there.
@@ -854,6 +867,22 @@ mod tests {
 
     fn built(m: &Markers) -> bool {
         m.ac.get().is_some()
+    }
+
+    /// §native-tool-call-receipt: outside text holding none of the openings' anchor bytes is
+    /// not scanned; that is sound only if no opening can be found in it, and text holding an
+    /// opening is never passed over.
+    #[test]
+    fn native_tool_call_receipt_anchorless_text_holds_no_opening() {
+        let c = compile(Rules::builtin());
+        let o = &c.openings;
+        for s in ["Plain prose, no markup at all.\n", "Ça coûte 3 € — voilà.\r\n\tfin", "", "a) b) c) \"quoted\" 'x' `code`"] {
+            assert!(o.absent_from(s.as_bytes()), "{s:?}");
+            assert_eq!(o.find(s, 0, s.len()), None, "{s:?}");
+        }
+        for s in ["before <tool_call>{\"name\": \"x\"}</tool_call>", "[{\"name\": \"read\", \"arguments\": {}}]", "x < y"] {
+            assert!(!o.absent_from(s.as_bytes()), "{s:?}");
+        }
     }
 
     /// Start-up: compiling the families builds no automaton; a turn with no native markup

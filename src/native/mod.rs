@@ -325,9 +325,15 @@ pub fn receipt_in(input: &str, spans: impl IntoIterator<Item = (usize, usize)>, 
         .map(|(from, to)| (from, to.min(input.len())))
         .filter(|&(from, to)| from < to && input.is_char_boundary(from) && input.is_char_boundary(to));
     // A turn whose operations leave no outside text asks nothing more.
-    let first = spans.next()?;
+    let mut first = spans.next()?;
     compile::with(rules, |c| {
         let params = c.params.as_ref()?;
+        // Outside text holding none of the openings' anchor bytes opens no block: the spans
+        // before the first that holds one are passed over, and a turn whose outside text holds
+        // none (most prose) builds no scan at all.
+        while c.openings.absent_from(&input.as_bytes()[first.0..first.1]) {
+            first = spans.next()?;
+        }
         let ctx = Ctx::new(c, rules, registry, params, input);
         for (from, to) in std::iter::once(first).chain(spans) {
             // Only the first block draws the receipt: the scan stops there.

@@ -396,51 +396,13 @@ fn statement_lexed<'a>(
 
     // The client tier's heading in a protocol tier (§tier-entrypoints) is one bounded refusal:
     // its block is refused and every statement and text around it stands (§turn-shape).
-    if let Some(o) = op {
-        if o.tier == Tier::Client && !client {
-            let e = make(
-                rules,
-                DiagId::UnexpectedToken,
-                ctx.pos(line_no, seg.fence_at),
-                &[("found", &ctx.text(DiagId::TokenClientHeader)), ("expected", &ctx.text(DiagId::ExpectedFenceHeader))],
-                wf(),
-            );
-            return Err(Refusal::Error(e));
-        }
+    if op.is_some_and(|o| o.tier == Tier::Client) && !client {
+        return Err(client_heading(ctx, line_no, seg.fence_at, named));
     }
 
     // Boundary loss and glued characters (§unparsed-tail-boundary, §error-shape).
     if let Some(stop) = &lexed.stop {
-        match stop {
-            LexStop::Bad { at } => {
-                let ch = line[*at..].chars().next().unwrap_or(' ').to_string();
-                return Err(Refusal::Error(make(rules, DiagId::UnrecognizedChar, ctx.pos(line_no, *at), &[("char", &ch)], wf())));
-            }
-            LexStop::OpenTarget { open } | LexStop::OpenMeta { open } => {
-                let is_target = matches!(stop, LexStop::OpenTarget { .. });
-                let before_target = !lexed.toks.iter().any(|t| matches!(t, Tok::Target { .. } | Tok::Arrow { .. }));
-                if !is_target && before_target && leading_metadata(ctx, op) == LeadingMetadata::Refused {
-                    return Err(Refusal::Error(make(
-                        rules,
-                        DiagId::UnrecognizedCharInOp,
-                        ctx.pos(line_no, *open),
-                        &[("char", "["), ("op", name)],
-                        wf(),
-                    )));
-                }
-                // A closing fence inside the open slot bounds it (§unparsed-tail-boundary).
-                if let Some(&(cs, _)) = seg.closers.iter().find(|(cs, _)| *cs > *open) {
-                    let expected = ctx.text(if is_target { DiagId::ExpectedTargetRest } else { DiagId::ExpectedMetadataRest });
-                    return Err(unexpected(ctx.text(DiagId::TokenCloser), expected, cs));
-                }
-                // Otherwise the slot runs off its line: where the statement ends is unknown,
-                // even when the next line is a fence (that fence may be slot text the author
-                // meant to continue), so nothing from the heading on is read.
-                let id = if is_target { DiagId::TailTarget } else { DiagId::TailMetadata };
-                let reason = rules.text(id, &[("op", name), ("line", &(line_no + 1).to_string())]);
-                return Err(Refusal::Tail(UnparsedTail { from: position, reason }));
-            }
-        }
+        return Err(lex_stop(ctx, line_no, seg, lexed, stop, op, named, position));
     }
 
     // Sort the tokens into selections (§slot-order).
@@ -479,26 +441,11 @@ fn statement_lexed<'a>(
                 let mut slot_scope = None;
                 let mut marks = target::SlotMarks::of(&line[inner.0..inner.1]);
                 if !arrow && marks.has_lt() {
-                    let t = &line[inner.0..inner.1];
-                    if let Some(lt) = crate::scan::find_byte(b'<', t.as_bytes()) {
-                        let gt_last = t.ends_with('>') && !t[lt + 1..t.len() - 1].contains('<');
-                        if gt_last {
-                            let s = inner.0 + lt;
-                            slot_scope = Some(ScopeTok { open: s, inner: (s + 1, inner.1 - 1), closed: true, lead: None, bare: false });
-                            // The advisory shows the `(path) <scope>` form that was read.
-                            let form = format!("({}) {}", line[inner.0..s].trim_end(), &line[s..inner.1]);
-                            notes_early.push(make(rules, DiagId::ScopeInTarget, ctx.pos(line_no, s), &[("form", &form)], None));
-                            inner = (inner.0, s);
-                            marks = target::SlotMarks::of(&line[inner.0..inner.1]);
-                        } else {
-                            return Err(Refusal::Error(make(
-                                rules,
-                                DiagId::UnrecognizedCharInTarget,
-                                ctx.pos(line_no, inner.0 + lt),
-                                &[("char", "<")],
-                                wf(),
-                            )));
-                        }
+                    if let Some((st, note)) = scope_in_slot(ctx, line_no, inner, named)? {
+                        notes_early.push(note);
+                        inner = (inner.0, st.open);
+                        marks = target::SlotMarks::of(&line[inner.0..inner.1]);
+                        slot_scope = Some(st);
                     }
                 }
                 let mut sel = Sel { target: Some(if arrow { TSrc::Arrow(inner) } else { TSrc::Slot(inner) }), marks, ..Sel::default() };
@@ -664,6 +611,100 @@ fn statement_lexed<'a>(
     h.sels.clear();
     ctx.scratch.sels.set(h.sels);
     Ok(())
+}
+
+/// §tier-entrypoints: the client tier's heading in a protocol tier, refused.
+#[cold]
+#[inline(never)]
+fn client_heading(ctx: &Ctx<'_, '_>, line_no: u32, fence_at: usize, named: Named) -> Refusal {
+    let e = make(
+        ctx.rules,
+        DiagId::UnexpectedToken,
+        ctx.pos(line_no, fence_at),
+        &[("found", &ctx.text(DiagId::TokenClientHeader)), ("expected", &ctx.text(DiagId::ExpectedFenceHeader))],
+        Some(ctx.working_form(named)),
+    );
+    Refusal::Error(e)
+}
+
+/// §unparsed-tail-boundary, §error-shape: the refusal of a heading whose lexer stopped early
+/// (a glued character, a slot left open). Out of line: a statement that gets here is refused,
+/// and the statements that read on need not carry its code.
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn lex_stop(
+    ctx: &Ctx<'_, '_>,
+    line_no: u32,
+    seg: &Segment,
+    lexed: &Lexed,
+    stop: &LexStop,
+    op: Option<&Operation>,
+    named: Named,
+    position: Position,
+) -> Refusal {
+    let rules = ctx.rules;
+    let line = ctx.line_text(line_no);
+    let name = ctx.name_of(named);
+    let wf = || Some(ctx.working_form(named));
+    match stop {
+        LexStop::Bad { at } => {
+            let ch = line[*at..].chars().next().unwrap_or(' ').to_string();
+            Refusal::Error(make(rules, DiagId::UnrecognizedChar, ctx.pos(line_no, *at), &[("char", &ch)], wf()))
+        }
+        LexStop::OpenTarget { open } | LexStop::OpenMeta { open } => {
+            let is_target = matches!(stop, LexStop::OpenTarget { .. });
+            let before_target = !lexed.toks.iter().any(|t| matches!(t, Tok::Target { .. } | Tok::Arrow { .. }));
+            if !is_target && before_target && leading_metadata(ctx, op) == LeadingMetadata::Refused {
+                return Refusal::Error(make(
+                    rules,
+                    DiagId::UnrecognizedCharInOp,
+                    ctx.pos(line_no, *open),
+                    &[("char", "["), ("op", name)],
+                    wf(),
+                ));
+            }
+            // A closing fence inside the open slot bounds it (§unparsed-tail-boundary).
+            if let Some(&(cs, _)) = seg.closers.iter().find(|(cs, _)| *cs > *open) {
+                let expected = ctx.text(if is_target { DiagId::ExpectedTargetRest } else { DiagId::ExpectedMetadataRest });
+                let found = ctx.text(DiagId::TokenCloser);
+                return Refusal::Error(make(
+                    rules,
+                    DiagId::UnexpectedToken,
+                    ctx.pos(line_no, cs),
+                    &[("found", &found), ("expected", &expected)],
+                    wf(),
+                ));
+            }
+            // Otherwise the slot runs off its line: where the statement ends is unknown,
+            // even when the next line is a fence (that fence may be slot text the author
+            // meant to continue), so nothing from the heading on is read.
+            let id = if is_target { DiagId::TailTarget } else { DiagId::TailMetadata };
+            let reason = rules.text(id, &[("op", name), ("line", &(line_no + 1).to_string())]);
+            Refusal::Tail(UnparsedTail { from: position, reason })
+        }
+    }
+}
+
+/// §scope-slot-tolerance: a `<…>` right before the slot's closing paren (`inner`) is the
+/// scope, with its advisory; a `<` anywhere else in the slot is refused. Out of line: few
+/// slots hold a `<`.
+#[cold]
+#[inline(never)]
+fn scope_in_slot(ctx: &Ctx<'_, '_>, line_no: u32, inner: (usize, usize), named: Named) -> Result<Option<(ScopeTok, Diagnostic)>, Refusal> {
+    let line = ctx.line_text(line_no);
+    let t = &line[inner.0..inner.1];
+    let Some(lt) = crate::scan::find_byte(b'<', t.as_bytes()) else { return Ok(None) };
+    let gt_last = t.ends_with('>') && !t[lt + 1..t.len() - 1].contains('<');
+    if !gt_last {
+        let at = ctx.pos(line_no, inner.0 + lt);
+        return Err(Refusal::Error(make(ctx.rules, DiagId::UnrecognizedCharInTarget, at, &[("char", "<")], Some(ctx.working_form(named)))));
+    }
+    let s = inner.0 + lt;
+    let st = ScopeTok { open: s, inner: (s + 1, inner.1 - 1), closed: true, lead: None, bare: false };
+    // The advisory shows the `(path) <scope>` form that was read.
+    let form = format!("({}) {}", line[inner.0..s].trim_end(), &line[s..inner.1]);
+    Ok(Some((st, make(ctx.rules, DiagId::ScopeInTarget, ctx.pos(line_no, s), &[("form", &form)], None))))
 }
 
 /// `` `^def test_` ``: a sigil matcher quoted in single backticks, alone or before an aside;

@@ -72,8 +72,11 @@ pub(super) fn executor<'a>(
     })
 }
 
-/// The statements of native operation `index` (`o`, named `name`).
+/// The statements of native operation `index` (`o`, named `name`). Out of line: inlined into
+/// its one caller, the general builder's code grew by its size, each statement's lines farther
+/// apart.
 #[allow(clippy::too_many_arguments)]
+#[inline(never)]
 pub(super) fn operation<'a>(
     ctx: &Ctx<'a, '_>,
     r: &OpRegion,
@@ -133,34 +136,8 @@ pub(super) fn operation<'a>(
     };
 
     if shape == Shape::Transfer {
-        let mut sels = Vec::new();
-        for (k, sel) in h.sels.iter().enumerate() {
-            let target = read_target(ctx, h, sel, position)?;
-            let lm = read_scope(ctx, h, sel, o.scope, name, named, notes).map_err(Refusal::Error)?;
-            let (meta, pat) = lifted.get(k).cloned().unwrap_or_default();
-            let matcher = pat.map(|m| read_matcher(ctx, m, position, notes));
-            sels.push(Selection { target, metadata: meta, line_marker: lm, matcher });
-        }
-        // §transfer-resource-selections: one advisory, whether the text stood on the heading
-        // line, beneath it, or both.
-        if raw_body.is_some() && !matches!(text_use, Some(TextUse::Ignored)) {
-            notes.push(make(rules, DiagId::BodyIgnored, position, &[("op", name)], None));
-        }
-        let mut it = sels.into_iter();
-        out.push(Item::Statement(Statement {
-            head,
-            aside: h.aside.take(),
-            target: None,
-            metadata: None,
-            line_marker: None,
-            matcher: None,
-            body: Body::Null,
-            source: it.next().map(Box::new),
-            destination: it.next().map(Box::new),
-            seconds: None,
-            position,
-        }));
-        return Ok(());
+        let ignored = raw_body.is_some() && !matches!(text_use, Some(TextUse::Ignored));
+        return transfer(ctx, o, index, name, h, position, &lifted, ignored, head, notes, out);
     }
 
     let (mut text_matcher, inline_body) = match text_use {
@@ -189,27 +166,7 @@ pub(super) fn operation<'a>(
     // one per member (§target-group).
     // `picks` is filled only once a slot proves a group: without one (most headings) the
     // statements are the selections in order, or one without a selection.
-    let mut picks: Vec<(Option<usize>, Option<String>)> = Vec::new();
-    if o.operands == Operands::Group {
-        for (k, sel) in h.sels.iter().enumerate() {
-            let members = match sel.target {
-                Some(TSrc::Slot(inner)) if sel.marks.may_be_group() => {
-                    target::split_uri_group(&target::decode_slot(&line[inner.0..inner.1]))
-                }
-                _ => None,
-            };
-            match members {
-                Some(list) => {
-                    if picks.is_empty() {
-                        picks.extend((0..k).map(|j| (Some(j), None)));
-                    }
-                    picks.extend(list.into_iter().map(|m| (Some(k), Some(m))));
-                }
-                None if !picks.is_empty() => picks.push((Some(k), None)),
-                None => {}
-            }
-        }
-    }
+    let picks = if o.operands == Operands::Group { group_picks(h) } else { Vec::new() };
     let no_lift: Lifted = (None, None);
     // The selection of a heading with none.
     let no_sel = Sel { marks: target::SlotMarks::ANY, ..Sel::default() };
@@ -287,18 +244,7 @@ pub(super) fn operation<'a>(
         let mut meta = meta.clone();
         if o.duration_metadata {
             // §send-wait-scope: `[seconds]` bounds the park; the smallest valid scalar wins.
-            for block in meta.take().unwrap_or_default() {
-                match block.trim().parse::<f64>() {
-                    Ok(v) if v.is_finite() && v >= 0.0 => seconds = Some(seconds.map_or(v, |s: f64| s.min(v))),
-                    _ => notes.push(make(
-                        rules,
-                        DiagId::WaitDurationIgnored,
-                        position,
-                        &[("op", name), ("written", &format!("[{block}]"))],
-                        None,
-                    )),
-                }
-            }
+            seconds = duration(rules, name, meta.take(), seconds, position, notes);
         }
         let last = k + 1 == count;
         out.push(Item::Statement(Statement {
@@ -316,6 +262,99 @@ pub(super) fn operation<'a>(
         }));
     }
     Ok(())
+}
+
+/// §transfer-resource-selections: a transfer's one statement, its selections as source and
+/// destination. Out of line: few headings are transfers, and the rest need not carry its code.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn transfer<'a>(
+    ctx: &Ctx<'a, '_>,
+    o: &Operation,
+    index: usize,
+    name: &str,
+    h: &mut Heading<'a>,
+    position: Position,
+    lifted: &[Lifted],
+    body_ignored: bool,
+    head: Head,
+    notes: &mut Vec<Diagnostic>,
+    out: &mut Vec<Item<'a>>,
+) -> Result<(), Refusal> {
+    let named = Named::Op(index);
+    let mut sels = Vec::new();
+    for (k, sel) in h.sels.iter().enumerate() {
+        let target = read_target(ctx, h, sel, position)?;
+        let lm = read_scope(ctx, h, sel, o.scope, name, named, notes).map_err(Refusal::Error)?;
+        let (meta, pat) = lifted.get(k).cloned().unwrap_or_default();
+        let matcher = pat.map(|m| read_matcher(ctx, m, position, notes));
+        sels.push(Selection { target, metadata: meta, line_marker: lm, matcher });
+    }
+    // One advisory, whether the text stood on the heading line, beneath it, or both.
+    if body_ignored {
+        notes.push(make(ctx.rules, DiagId::BodyIgnored, position, &[("op", name)], None));
+    }
+    let mut it = sels.into_iter();
+    out.push(Item::Statement(Statement {
+        head,
+        aside: h.aside.take(),
+        target: None,
+        metadata: None,
+        line_marker: None,
+        matcher: None,
+        body: Body::Null,
+        source: it.next().map(Box::new),
+        destination: it.next().map(Box::new),
+        seconds: None,
+        position,
+    }));
+    Ok(())
+}
+
+/// §target-group: the statements of a group operation's heading, each a selection's index
+/// and, for a slot that proves a group, one member; empty when no slot does (the statements
+/// are then the selections in order). Out of line: only group operations ask.
+#[inline(never)]
+fn group_picks(h: &Heading<'_>) -> Vec<(Option<usize>, Option<String>)> {
+    let mut picks: Vec<(Option<usize>, Option<String>)> = Vec::new();
+    for (k, sel) in h.sels.iter().enumerate() {
+        let members = match sel.target {
+            Some(TSrc::Slot(inner)) if sel.marks.may_be_group() => target::split_uri_group(&target::decode_slot(&h.line[inner.0..inner.1])),
+            _ => None,
+        };
+        match members {
+            Some(list) => {
+                if picks.is_empty() {
+                    picks.extend((0..k).map(|j| (Some(j), None)));
+                }
+                picks.extend(list.into_iter().map(|m| (Some(k), Some(m))));
+            }
+            None if !picks.is_empty() => picks.push((Some(k), None)),
+            None => {}
+        }
+    }
+    picks
+}
+
+/// §send-wait-scope: the park's bound after option blocks `meta`, from `seconds` so far — the
+/// smallest valid scalar; each block that is none is noted. Out of line: only a row with
+/// duration metadata asks.
+#[inline(never)]
+fn duration(
+    rules: &crate::rules::Rules,
+    name: &str,
+    meta: Option<Vec<String>>,
+    mut seconds: Option<f64>,
+    position: Position,
+    notes: &mut Vec<Diagnostic>,
+) -> Option<f64> {
+    for block in meta.unwrap_or_default() {
+        match block.trim().parse::<f64>() {
+            Ok(v) if v.is_finite() && v >= 0.0 => seconds = Some(seconds.map_or(v, |s: f64| s.min(v))),
+            _ => notes.push(make(rules, DiagId::WaitDurationIgnored, position, &[("op", name), ("written", &format!("[{block}]"))], None)),
+        }
+    }
+    seconds
 }
 
 /// Whether a prompt body may be absent: beside a prompt resource, which supplies the prompt

@@ -56,8 +56,11 @@ pub(super) fn lift_each(
     Ok(())
 }
 
-/// §heading-inline-body: what the text after the slots is, by the operation's shape.
+/// §heading-inline-body: what the text after the slots is, by the operation's shape. Out of
+/// line: only a heading with text after its slots asks, and inlined it doubled the size of
+/// `operation::operation`, whose every other statement then paid its instruction-cache lines.
 #[allow(clippy::too_many_arguments)]
+#[inline(never)]
 pub(super) fn read_text(
     ctx: &Ctx<'_, '_>,
     _r: &OpRegion,
@@ -288,7 +291,9 @@ pub(super) fn clean_text_by_char(line: &str, start: usize, end: usize) -> String
 }
 
 /// §trailing-slots: a trailing aside, scope, option block or log note comes off the matcher's
-/// right end, each once and only when the heading lacks that slot.
+/// right end, each once and only when the heading lacks that slot. Out of line, as
+/// [`read_text`] is.
+#[inline(never)]
 pub(super) fn peel(
     ctx: &Ctx<'_, '_>,
     o: &Operation,
