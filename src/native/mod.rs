@@ -187,6 +187,9 @@ struct Ctx<'a> {
     /// family's name key, or writes a `\u` escape), asked at its first JSON opening.
     input: &'a str,
     json_named: std::cell::Cell<Option<bool>>,
+    /// Whether the emission writes a name key anywhere, or a backslash
+    /// ([`compile::Block::python_only`]), asked at the first such block it may open.
+    python_named: std::cell::Cell<Option<bool>>,
     /// Per block kind (`bi`, bound `to`): the call starts of the last sequence it read that
     /// named nothing. A read from a later one of those starts reads a suffix of the same calls,
     /// which names nothing either, so it is not read again: lines of JSON calls naming unknown
@@ -210,6 +213,7 @@ impl<'a> Ctx<'a> {
             named: Default::default(),
             input,
             json_named: Default::default(),
+            python_named: Default::default(),
             unnamed_calls: Default::default(),
             list_lines: Default::default(),
         }
@@ -260,6 +264,29 @@ impl<'a> Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// Whether block `bi` is refused unread: it reads Python literal dicts only, and the
+    /// emission `s` writes no name key for one to hold (nor a backslash to spell one).
+    fn python_unnamed(&self, s: &str, bi: usize) -> bool {
+        if !self.c.blocks[bi].python_only {
+            return false;
+        }
+        let written =
+            |s: &str| memchr::memchr(b'\\', s.as_bytes()).is_some() || self.c.json_names_written.as_ref().is_none_or(|ac| ac.is_match(s));
+        let named = if std::ptr::eq(s, self.input) {
+            match self.python_named.get() {
+                Some(n) => n,
+                None => {
+                    let n = written(s);
+                    self.python_named.set(Some(n));
+                    n
+                }
+            }
+        } else {
+            written(s)
+        };
+        !named
+    }
+
     fn names_something(&self, call: &Call) -> bool {
         map::names(call, self.rules, self.registry, self.params).is_some()
     }
@@ -745,6 +772,9 @@ fn tags_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Opt
 /// all its lines hold, so a bracket in prose (`[a link](x)`) is no call.
 #[inline(never)]
 fn list_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Option<Found<'a>> {
+    if ctx.python_unnamed(s, bi) {
+        return None;
+    }
     // Read within its line first: a line-start `[` per line costs its line, however many lines
     // run unclosed.
     let le = ctx.closes.line_end(s, at).min(to);
@@ -804,7 +834,7 @@ fn opens_list(ctx: &Ctx, s: &str, at: usize, le: usize, bi: usize) -> bool {
 /// A block a JSON value opens (out of line: the element path stays compact).
 #[inline(never)]
 fn json_block<'a>(ctx: &Ctx, s: &'a str, at: usize, to: usize, bi: usize) -> Option<Found<'a>> {
-    if ctx.json_unclosed.get() {
+    if ctx.json_unclosed.get() || ctx.python_unnamed(s, bi) {
         return None;
     }
     // Every block a `{` may open reads the same value first: one that names no call in any
@@ -1162,6 +1192,43 @@ mod tests {
         bolero::check!().with_type::<Vec<u8>>().with_iterations(3_000).with_max_len(12).for_each(|bytes: &Vec<u8>| {
             let s: String = bytes.iter().map(|b| PIECES[*b as usize % PIECES.len()]).collect();
             check(&s);
+        });
+    }
+
+    /// §native-tool-calls: a line-start list or dict read only as Python literal calls opens no
+    /// block when the emission writes no JSON family's name key in any case (nor a backslash to
+    /// spell one), so facts lines and data in prose are not read as literals; the scan finds
+    /// every block the scan that reads each of them finds, and the same receipt.
+    #[test]
+    fn native_tool_calls_python_literals_naming_nothing_are_refused_unread() {
+        let rules = Rules::builtin();
+        let registry = Registry::new(rules, None);
+        let extra: &[&str] = &[
+            "{\"path\":\"worker:///a.md\",\"lines\":3}\n[{'x': True, 'y': None}]\n<tool_call>READ (a.md)</tool_call>",
+            "[{'path': 'dir]/a.md'}, {'q': (1, 2)}]\r\n{'k': 'ü'}\r\n",
+            "[{'name': 'READ', 'arguments': {'path': 'a.md'}}]",
+            "[{'Name': 'READ', 'Arguments': {'path': 'a.md'}}]",
+            "[{'n\\x61me': 'READ', 'arguments': {'path': 'a.md'}}]",
+            "\t[{'tool': 'sh'}]\n[{\"name\": \"frobnicate\", \"arguments\": {}}]",
+        ];
+        compile::with(rules, |c| {
+            let params = c.params.as_ref().unwrap();
+            assert!(c.blocks.iter().any(|b| b.python_only), "a built-in family reads Python literal calls alone");
+            let (mut passed, mut found) = (0, 0);
+            for s in SAMPLES.iter().chain(extra) {
+                let fast = Ctx::new(c, rules, &registry, params, s);
+                // Told the emission may name a call, the scan reads every literal as before.
+                let each = Ctx::new(c, rules, &registry, params, s);
+                each.python_named.set(Some(true));
+                let spans = |b: Vec<Found>| b.iter().map(|b| (b.start, b.end, b.calls.len())).collect::<Vec<_>>();
+                let got = spans(scan(&fast, s, 0, s.len(), Until::All));
+                assert_eq!(got, spans(scan(&each, s, 0, s.len(), Until::All)), "{s}");
+                passed += usize::from(fast.python_named.get() == Some(false));
+                found += usize::from(fast.python_named.get() == Some(true) && !got.is_empty());
+                let first = |ctx: &Ctx| scan(ctx, s, 0, s.len(), Until::First).first().map(|b| receipt_of(ctx, s, b));
+                assert_eq!(first(&fast), first(&each), "{s}");
+            }
+            assert!(passed >= 2 && found >= 1, "literals passed unread ({passed}), and read where a key is written ({found})");
         });
     }
 
