@@ -562,9 +562,10 @@ pub(crate) struct Block {
     pub recovery: NativeRecovery,
     /// Every form is a JSON call: a value naming none of [`Compiled::json_names`] is no call.
     pub json_only: bool,
-    /// Every form is a call written as a Python literal dict by its name key (JSON reads too):
-    /// an emission that writes none of [`Compiled::json_names`], in any case, and no backslash
-    /// (an escape could spell one) holds no such call, and the block is refused unread.
+    /// Every form is a call written as a Python literal dict by its name key (JSON reads too),
+    /// a string literal: an emission that quotes none of [`Compiled::json_names`] in either kind
+    /// of quote, in any case, and writes no backslash (an escape could spell one) holds no such
+    /// call, and the block is refused unread ([`super::forms::may_name_python`]).
     pub python_only: bool,
 }
 
@@ -589,8 +590,6 @@ pub(crate) struct Compiled {
     /// Every JSON form's name keys, matched in any case: a value that quotes none of them
     /// names a call in no JSON family, so the blocks a `{` may open are refused together.
     pub json_names: Vec<String>,
-    /// [`Self::json_names`] as one search in any ASCII case, for [`Block::python_only`].
-    pub json_names_written: Option<AhoCorasick>,
     /// The openings less each spelling that opens JSON-only blocks alone, with the blocks each
     /// kept spelling opens: the scanner of an emission that quotes no name key anywhere (nor
     /// writes a `\u` escape, [`super::forms::may_name_anywhere`]), where every such block is
@@ -866,18 +865,7 @@ pub(crate) fn compile(rules: &Rules) -> Compiled {
         opens_r.extend(all_ends);
         Reasoning { markers: Markers::new(&opens_r), opens, closes: closes_r.iter().map(|e| Markers::new(e)).collect() }
     });
-    let json_names_written = AhoCorasick::builder().ascii_case_insensitive(true).build(&json_names).ok();
-    Compiled {
-        blocks,
-        openings,
-        opens,
-        params: rules.tables.native_parameters.clone(),
-        keys,
-        json_names,
-        json_names_written,
-        unnamed,
-        reasoning,
-    }
+    Compiled { blocks, openings, opens, params: rules.tables.native_parameters.clone(), keys, json_names, unnamed, reasoning }
 }
 
 #[cfg(test)]

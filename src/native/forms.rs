@@ -285,7 +285,7 @@ fn may_name_call(j: &NativeJson, v: &str) -> bool {
 /// Whether `v` holds one of `keys` as a quoted string (in any ASCII case with `any_case`), or
 /// an escape that could spell one.
 pub(crate) fn may_name(keys: &[String], any_case: bool, v: &str) -> bool {
-    names_in(keys, any_case, v.as_bytes(), Escapes::Any)
+    names_in(keys, any_case, v.as_bytes(), Escapes::Any, b'"')
 }
 
 /// Whether any JSON value in the emission `s` may name a call, for keys matched in any case:
@@ -296,7 +296,14 @@ pub(crate) fn may_name(keys: &[String], any_case: bool, v: &str) -> bool {
 pub(crate) fn may_name_anywhere(keys: &[String], s: &str) -> bool {
     let escaped = |k: &String| k.bytes().any(|c| matches!(c, b'"' | b'\\' | b'/') || c < 0x20);
     let escapes = if keys.iter().any(escaped) { Escapes::Any } else { Escapes::U };
-    names_in(keys, true, s.as_bytes(), escapes)
+    names_in(keys, true, s.as_bytes(), escapes, b'"')
+}
+
+/// Whether the emission `s` may hold a Python literal dict naming a call by one of `keys`
+/// (matched in any case): a key is a string literal, so it stands between two quotes of one
+/// kind (`'name'`, `"name"`, `r'name'`), unless an escape spells it, and any backslash may.
+pub(crate) fn may_name_python(keys: &[String], s: &str) -> bool {
+    names_in(keys, true, s.as_bytes(), Escapes::Any, b'"') || names_in(keys, true, s.as_bytes(), Escapes::Any, b'\'')
 }
 
 /// Which escapes may spell a key: any, or only `\u` (a `\\u` counts too: the test stays a
@@ -314,20 +321,20 @@ enum Escapes {
 /// (`Ctx::unnamed_openings`): the quotes and backslashes are found 64 bytes at a time as bit
 /// masks, and a key of length `L` can stand only between two quotes `L + 1` apart, so only such
 /// pairs are compared (JSON text holds a quote every few bytes).
-fn names_in(keys: &[String], any_case: bool, b: &[u8], escapes: Escapes) -> bool {
+fn names_in(keys: &[String], any_case: bool, b: &[u8], escapes: Escapes, quote: u8) -> bool {
     let quoted_at = |q: usize, k: &[u8]| {
         let rest = &b[q + 1..];
         rest.len() > k.len()
-            && rest[k.len()] == b'"'
+            && rest[k.len()] == quote
             && if any_case { rest[..k.len()].eq_ignore_ascii_case(k) } else { &rest[..k.len()] == k }
     };
     let chunk = |at: usize| crate::scan::chunk_padded(b, at);
-    let mut next = crate::scan::byte_mask(&chunk(0), b'"');
+    let mut next = crate::scan::byte_mask(&chunk(0), quote);
     let mut base = 0;
     while base < b.len() {
         let c = chunk(base);
         let quotes = next;
-        next = if base + 64 < b.len() { crate::scan::byte_mask(&chunk(base + 64), b'"') } else { 0 };
+        next = if base + 64 < b.len() { crate::scan::byte_mask(&chunk(base + 64), quote) } else { 0 };
         let mut slashes = crate::scan::byte_mask(&c, b'\\');
         if slashes != 0 && escapes == Escapes::Any {
             return true;

@@ -187,7 +187,7 @@ struct Ctx<'a> {
     /// family's name key, or writes a `\u` escape), asked at its first JSON opening.
     input: &'a str,
     json_named: std::cell::Cell<Option<bool>>,
-    /// Whether the emission writes a name key anywhere, or a backslash
+    /// Whether the emission quotes a name key, or writes a backslash
     /// ([`compile::Block::python_only`]), asked at the first such block it may open.
     python_named: std::cell::Cell<Option<bool>>,
     /// Per block kind (`bi`, bound `to`): the call starts of the last sequence it read that
@@ -265,13 +265,12 @@ impl<'a> Ctx<'a> {
 
 impl Ctx<'_> {
     /// Whether block `bi` is refused unread: it reads Python literal dicts only, and the
-    /// emission `s` writes no name key for one to hold (nor a backslash to spell one).
+    /// emission `s` quotes no name key for one to hold (nor writes a backslash to spell one).
     fn python_unnamed(&self, s: &str, bi: usize) -> bool {
         if !self.c.blocks[bi].python_only {
             return false;
         }
-        let written =
-            |s: &str| memchr::memchr(b'\\', s.as_bytes()).is_some() || self.c.json_names_written.as_ref().is_none_or(|ac| ac.is_match(s));
+        let written = |s: &str| forms::may_name_python(&self.c.json_names, s);
         let named = if std::ptr::eq(s, self.input) {
             match self.python_named.get() {
                 Some(n) => n,
@@ -1196,8 +1195,8 @@ mod tests {
     }
 
     /// §native-tool-calls: a line-start list or dict read only as Python literal calls opens no
-    /// block when the emission writes no JSON family's name key in any case (nor a backslash to
-    /// spell one), so facts lines and data in prose are not read as literals; the scan finds
+    /// block when the emission quotes no JSON family's name key in any case (nor writes a
+    /// backslash to spell one), so facts lines and data in prose are not read as literals; the scan finds
     /// every block the scan that reads each of them finds, and the same receipt.
     #[test]
     fn native_tool_calls_python_literals_naming_nothing_are_refused_unread() {
@@ -1210,6 +1209,8 @@ mod tests {
             "[{'Name': 'READ', 'Arguments': {'path': 'a.md'}}]",
             "[{'n\\x61me': 'READ', 'arguments': {'path': 'a.md'}}]",
             "\t[{'tool': 'sh'}]\n[{\"name\": \"frobnicate\", \"arguments\": {}}]",
+            "Rename the file: its name is [{'path': 'a.md'}] now, r'name unquoted",
+            "[{r'name': 'READ', 'arguments': {'path': 'a.md'}}]\n[{'''name''': 'FIND'}]",
         ];
         compile::with(rules, |c| {
             let params = c.params.as_ref().unwrap();
