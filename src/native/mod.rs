@@ -1194,14 +1194,52 @@ mod tests {
         });
     }
 
-    /// §native-tool-calls: a line-start list or dict read only as Python literal calls opens no
-    /// block when the emission quotes no JSON family's name key in any case (nor writes a
-    /// backslash to spell one), so facts lines and data in prose are not read as literals; the scan finds
-    /// every block the scan that reads each of them finds, and the same receipt.
-    #[test]
-    fn native_tool_calls_python_literals_naming_nothing_are_refused_unread() {
+    /// The JSON gate's memo in a context ([`Ctx::unnamed_openings`]).
+    fn json_gate<'x>(ctx: &'x Ctx) -> &'x std::cell::Cell<Option<bool>> {
+        &ctx.json_named
+    }
+
+    /// The Python-literal gate's memo in a context ([`Ctx::python_unnamed`]).
+    fn python_gate<'x>(ctx: &'x Ctx) -> &'x std::cell::Cell<Option<bool>> {
+        &ctx.python_named
+    }
+
+    /// Scans each sample with a gate (`gate` picks its memo) as it runs, and with the gate told
+    /// the emission may name a call, so every value is read as before: both find the same blocks
+    /// and draw the same receipt, which `receipt_in` draws too. Gives how many samples the gate
+    /// closed, how many of those still held a block (markup after the passed values), and how
+    /// many it left open that held one.
+    fn gate_agrees(extra: &[&str], gate: for<'x> fn(&'x Ctx) -> &'x std::cell::Cell<Option<bool>>) -> (usize, usize, usize) {
         let rules = Rules::builtin();
         let registry = Registry::new(rules, None);
+        compile::with(rules, |c| {
+            let params = c.params.as_ref().unwrap();
+            let (mut closed, mut closed_found, mut open_found) = (0, 0, 0);
+            for s in SAMPLES.iter().chain(extra) {
+                let fast = Ctx::new(c, rules, &registry, params, s);
+                let each = Ctx::new(c, rules, &registry, params, s);
+                gate(&each).set(Some(true));
+                let spans = |b: Vec<Found>| b.iter().map(|b| (b.start, b.end, b.calls.len())).collect::<Vec<_>>();
+                let got = spans(scan(&fast, s, 0, s.len(), Until::All));
+                assert_eq!(got, spans(scan(&each, s, 0, s.len(), Until::All)), "{s}");
+                let first = |ctx: &Ctx| scan(ctx, s, 0, s.len(), Until::First).first().map(|b| receipt_of(ctx, s, b));
+                assert_eq!(first(&fast), first(&each), "{s}");
+                assert_eq!(receipt_in(s, [(0, s.len())], rules, &registry), first(&each), "{s}");
+                let shut = gate(&fast).get() == Some(false);
+                closed += usize::from(shut);
+                closed_found += usize::from(shut && !got.is_empty());
+                open_found += usize::from(!shut && !got.is_empty());
+            }
+            (closed, closed_found, open_found)
+        })
+    }
+
+    /// §native-tool-calls: a line-start list or dict read only as Python literal calls opens no
+    /// block when the emission quotes no JSON family's name key in any case (nor writes a
+    /// backslash to spell one), so facts lines and data in prose are not read as literals; the
+    /// scan finds every block the scan that reads each of them finds, and the same receipt.
+    #[test]
+    fn native_tool_calls_python_literals_naming_nothing_are_refused_unread() {
         let extra: &[&str] = &[
             "{\"path\":\"worker:///a.md\",\"lines\":3}\n[{'x': True, 'y': None}]\n<tool_call>READ (a.md)</tool_call>",
             "[{'path': 'dir]/a.md'}, {'q': (1, 2)}]\r\n{'k': 'ü'}\r\n",
@@ -1212,25 +1250,11 @@ mod tests {
             "Rename the file: its name is [{'path': 'a.md'}] now, r'name unquoted",
             "[{r'name': 'READ', 'arguments': {'path': 'a.md'}}]\n[{'''name''': 'FIND'}]",
         ];
-        compile::with(rules, |c| {
-            let params = c.params.as_ref().unwrap();
-            assert!(c.blocks.iter().any(|b| b.python_only), "a built-in family reads Python literal calls alone");
-            let (mut passed, mut found) = (0, 0);
-            for s in SAMPLES.iter().chain(extra) {
-                let fast = Ctx::new(c, rules, &registry, params, s);
-                // Told the emission may name a call, the scan reads every literal as before.
-                let each = Ctx::new(c, rules, &registry, params, s);
-                each.python_named.set(Some(true));
-                let spans = |b: Vec<Found>| b.iter().map(|b| (b.start, b.end, b.calls.len())).collect::<Vec<_>>();
-                let got = spans(scan(&fast, s, 0, s.len(), Until::All));
-                assert_eq!(got, spans(scan(&each, s, 0, s.len(), Until::All)), "{s}");
-                passed += usize::from(fast.python_named.get() == Some(false));
-                found += usize::from(fast.python_named.get() == Some(true) && !got.is_empty());
-                let first = |ctx: &Ctx| scan(ctx, s, 0, s.len(), Until::First).first().map(|b| receipt_of(ctx, s, b));
-                assert_eq!(first(&fast), first(&each), "{s}");
-            }
-            assert!(passed >= 2 && found >= 1, "literals passed unread ({passed}), and read where a key is written ({found})");
+        compile::with(Rules::builtin(), |c| {
+            assert!(c.blocks.iter().any(|b| b.python_only), "a built-in family reads Python literal calls alone")
         });
+        let (passed, _, found) = gate_agrees(extra, python_gate);
+        assert!(passed >= 2 && found >= 1, "literals passed unread ({passed}), and read where a key is quoted ({found})");
     }
 
     /// §native-tool-calls: JSON in prose and code opens no block when the emission quotes no
@@ -1238,8 +1262,6 @@ mod tests {
     /// scan that reads each value finds, markup after such JSON included, and the same receipt.
     #[test]
     fn native_tool_calls_scan_past_json_naming_nothing_finds_what_reading_each_value_finds() {
-        let rules = Rules::builtin();
-        let registry = Registry::new(rules, None);
         let extra: &[&str] = &[
             "Logged {\"path\":\"worker:///a.md\",\"logTokens\":4} then\n<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"READ\">\n<｜DSML｜parameter name=\"path\">a</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
             "[1, 2] and {\"a\": [3]}\n<function_calls>\n<invoke name=\"WAIT\">\n</invoke>\n</function_calls>\n[TOOL_CALLS]",
@@ -1251,28 +1273,11 @@ mod tests {
             "{\"n\\u0061me\": \"READ\", \"arguments\": {\"path\": \"a\"}}",
             "grep -E \"a\\|b\" and {\"op\\u0020\": 1} then [{\"na\\/me\": \"READ\"}]",
         ];
-        compile::with(rules, |c| {
-            let params = c.params.as_ref().unwrap();
-            assert!(c.unnamed.is_some(), "the built-in families drop the JSON openings from the unnamed scanner");
-            let (mut passed, mut found) = (0, 0);
-            for s in SAMPLES.iter().chain(extra) {
-                let fast = Ctx::new(c, rules, &registry, params, s);
-                // Told the emission may name a call, the scan reads every JSON value as before.
-                let each = Ctx::new(c, rules, &registry, params, s);
-                each.json_named.set(Some(true));
-                let spans = |b: Vec<Found>| b.iter().map(|b| (b.start, b.end, b.calls.len())).collect::<Vec<_>>();
-                let got = spans(scan(&fast, s, 0, s.len(), Until::All));
-                assert_eq!(got, spans(scan(&each, s, 0, s.len(), Until::All)), "{s}");
-                passed += usize::from(fast.json_named.get() == Some(false));
-                found += usize::from(fast.json_named.get() == Some(false) && !got.is_empty());
-                assert_eq!(
-                    receipt_in(s, [(0, s.len())], rules, &registry),
-                    scan(&each, s, 0, s.len(), Until::First).first().map(|b| receipt_of(&each, s, b)),
-                    "{s}"
-                );
-            }
-            assert!(passed >= 4 && found >= 3, "the samples pass JSON by ({passed}), and find markup after it ({found})");
+        compile::with(Rules::builtin(), |c| {
+            assert!(c.unnamed.is_some(), "the built-in families drop the JSON openings from the unnamed scanner")
         });
+        let (passed, found, _) = gate_agrees(extra, json_gate);
+        assert!(passed >= 4 && found >= 3, "the samples pass JSON by ({passed}), and find markup after it ({found})");
     }
 
     /// §native-tool-calls: a JSON value may name a call only where a name key stands quoted as
