@@ -84,6 +84,8 @@ test('the playground streams a turn: provisional while it arrives, the final par
 
 test("the README's browser example runs as written", async () => {
   await page.goto(`${base}/readme-example.html`);
-  await page.waitForFunction(() => document.body.textContent.trim() !== '', null, { timeout: 30000 });
-  assert.equal((await page.textContent('body')).trim(), 'text statement');
+  // The module's own source is body text until it runs and replaces it; wait for rendered text
+  // (innerText leaves the script element out), or the check races the module's load.
+  await page.waitForFunction(() => document.body.innerText.trim() !== '', null, { timeout: 30000 });
+  assert.equal((await page.innerText('body')).trim(), 'text statement');
 });
