@@ -195,44 +195,86 @@ impl Anchors {
 /// per search (a search per line of JSON read every line after it again: quadratic).
 #[derive(Debug, Default)]
 pub(crate) struct Hits {
-    /// Per pass: the position it searched from and the hit it found (`None`: none before the
-    /// end), valid for any later search from a position up to that hit.
-    passes: [Option<(usize, Option<usize>)>; 2],
+    /// Per pass: `(from, reached, hit)`, valid for a later search from a position at or after
+    /// `from`: `hit` is the first hit at or after `from` when found, else none stands in
+    /// `from..reached`.
+    passes: [Option<(usize, usize, Option<usize>)>; 2],
 }
 
+/// How far the passes of [`first_hit`] read before each looks at the next stretch: both read
+/// the same stretch while it is in the first cache levels, and a scan that stops at its first
+/// block (an unknown tool) reads no pass to the end of a long turn. A few cycles per stretch.
+#[cfg(not(test))]
+const STRETCH: usize = 32 * 1024;
+/// Short in the crate's own tests, so their few-byte texts cross stretches.
+#[cfg(test)]
+const STRETCH: usize = 3;
+
 /// The first position in `b[p..to]` holding one of `bytes`, by one memchr pass per three bytes,
-/// each pass resumed from `hits` where it is still valid.
+/// the passes taking the text a stretch at a time, each resumed from `hits` where it is still
+/// valid (so each reads the text once across the searches of a scan).
 #[inline]
 fn first_hit(bytes: &[u8], b: &[u8], p: usize, to: usize, hits: &mut Hits) -> Option<usize> {
     let (one, two) = bytes.split_at(bytes.len().min(3));
-    let hit = pass(one, b, p, to, &mut hits.passes[0]);
     if two.is_empty() {
-        return hit;
+        return pass(one, b, p, to, &mut hits.passes[0]);
     }
-    match (hit, pass(two, b, p, to, &mut hits.passes[1])) {
-        (Some(x), Some(y)) => Some(x.min(y)),
-        (x, y) => x.or(y),
-    }
-}
-
-/// One memchr pass of [`first_hit`] (one to three bytes).
-#[inline]
-fn pass(g: &[u8], b: &[u8], p: usize, to: usize, memo: &mut Option<(usize, Option<usize>)>) -> Option<usize> {
-    if let Some((from, hit)) = *memo {
-        if from <= p && hit.is_none_or(|h| h >= p) {
+    // The first stretch starts where a pass has something left to read (the passes' memos
+    // cover what earlier searches read), so a search costs no step per stretch read before.
+    let mut upto = resume(&hits.passes[0], p).min(resume(&hits.passes[1], p));
+    loop {
+        upto = (upto + STRETCH).min(to);
+        let hit = pass(one, b, p, upto, &mut hits.passes[0]);
+        // The second pass reads no further than the first one's hit.
+        let hit = pass(two, b, p, hit.unwrap_or(upto), &mut hits.passes[1]).or(hit);
+        if hit.is_some() || upto == to {
             return hit;
         }
     }
-    let h = &b[p..to];
+}
+
+/// Where a pass searching from `p` has to read from: past its kept hit, at the end of what it
+/// read without one, or at `p`.
+#[inline(always)]
+fn resume(memo: &Option<(usize, usize, Option<usize>)>, p: usize) -> usize {
+    match *memo {
+        Some((f, _, Some(h))) if f <= p && h >= p => h + 1,
+        Some((f, reached, None)) if f <= p && reached >= p => reached,
+        _ => p,
+    }
+}
+
+/// One memchr pass of [`first_hit`] (one to three bytes): the first hit in `b[p..upto]`, read
+/// on from where the memo shows none.
+#[inline(always)]
+fn pass(g: &[u8], b: &[u8], p: usize, upto: usize, memo: &mut Option<(usize, usize, Option<usize>)>) -> Option<usize> {
+    let mut from = p;
+    let mut start = p;
+    if let Some((f, reached, hit)) = *memo {
+        if f <= p {
+            match hit {
+                Some(h) if h >= p => return (h < upto).then_some(h),
+                Some(_) => {}
+                None if reached >= upto => return None,
+                // Read on from `reached`, unless a stretch before `p` went unread.
+                None if reached >= p => (from, start) = (f, reached),
+                None => {}
+            }
+        }
+    }
+    if start >= upto {
+        return None;
+    }
+    let h = &b[start..upto];
     let i = match *g {
         [a] => memchr::memchr(a, h),
         [a, b] => memchr::memchr2(a, b, h),
         [a, b, c] => memchr::memchr3(a, b, c, h),
         _ => unreachable!("one to three bytes"),
     };
-    let hit = i.map(|i| p + i);
-    crate::work::add(crate::work::Stage::Native, hit.map_or(to, |h| h + 1) - p);
-    *memo = Some((p, hit));
+    let hit = i.map(|i| start + i);
+    crate::work::add(crate::work::Stage::Native, hit.map_or(upto, |h| h + 1) - start);
+    *memo = Some((from, hit.unwrap_or(upto), hit));
     hit
 }
 
@@ -318,7 +360,7 @@ impl Markers {
         let mut best: Option<(usize, usize, usize)> = None;
         let (mut p, mut limit) = (from, to);
         while p < limit {
-            let Some(at) = first_hit(&lead.bytes, b, p, to, hits).filter(|&at| at < limit) else { break };
+            let Some(at) = first_hit(&lead.bytes, b, p, limit, hits) else { break };
             p = at + 1;
             let k = lead.anchor_of[b[at] as usize] as usize - 1;
             // The byte after the anchor rules out most stops at once.

@@ -472,35 +472,52 @@ impl Unclosed {
 
 /// The next quotation as `next_quotation` finds it, with what earlier searches up to the same
 /// `to` learnt.
+#[cfg(test)]
 fn next_quotation_kept(s: &str, pos: usize, to: usize, unclosed: &mut Unclosed) -> Option<(usize, usize)> {
-    let (found, read_to) = next_quotation_uncounted(s, pos, to, unclosed);
+    next_quotation_upto(s, pos, to, to, unclosed).ok()
+}
+
+/// The next quotation opening on a line that starts at or after `pos` and at or before `upto`
+/// (its closing searched up to `to`), with what earlier searches up to the same `to` learnt;
+/// else where the next search may start (a line start past `upto`, or `to`): no quotation opens
+/// on a line starting between `pos` and there. A scan asks only about the lines up to its next
+/// block, so a scan that stops at its first block reads no further for fences.
+fn next_quotation_upto(s: &str, pos: usize, upto: usize, to: usize, unclosed: &mut Unclosed) -> Result<(usize, usize), usize> {
+    let (found, read_to) = next_quotation_uncounted(s, pos, upto, to, unclosed);
     crate::work::add(crate::work::Stage::Native, read_to.saturating_sub(pos) + 1);
     found
 }
 
 /// The search and how far it read.
-fn next_quotation_uncounted(s: &str, pos: usize, to: usize, unclosed: &mut Unclosed) -> (Option<(usize, usize)>, usize) {
+fn next_quotation_uncounted(s: &str, pos: usize, upto: usize, to: usize, unclosed: &mut Unclosed) -> (Result<(usize, usize), usize>, usize) {
     let b = s.as_bytes();
     let mut ls = if pos == 0 || b[pos - 1] == b'\n' {
         pos
     } else {
         match next_line(s, pos) {
             Some(l) => l,
-            None => return (None, to),
+            None => return (Err(to), to),
         }
     };
-    while ls < to {
-        let Some(i) = memchr::memchr2(b'`', b'~', &b[ls..to]) else { return (None, to) };
+    // A fence stands at most three spaces into its line.
+    let bound = upto.saturating_add(4).min(to);
+    while ls < to && ls <= upto {
+        // None in `ls..bound`: no line starting up to `upto` holds a fence (a line starting past it
+        // may, with its fence past `bound`).
+        let Some(i) = memchr::memchr2(b'`', b'~', &b[ls..bound]) else { return (Err((upto + 1).min(to)), bound) };
         let i = ls + i;
         if let Some(l) = fence_line_start(b, ls, i) {
+            if l > upto {
+                return (Err(l), i);
+            }
             let le = line_end(s, l).min(to);
             if let Some((ch, w)) = fence_open(s, l, le) {
                 let known = &mut unclosed.0[Unclosed::slot(ch)];
                 if known.open.is_some_and(|(from, narrowest)| from <= l && narrowest <= w) {
-                    return (Some((l, to)), le);
+                    return (Ok((l, to)), le);
                 }
                 if let Some(k) = known.closing.iter().find(|k| k.from <= l && l < k.at && k.w <= w && w <= k.run) {
-                    return (Some((l, k.end)), le);
+                    return (Ok((l, k.end)), le);
                 }
                 let mut from = next_line(s, l);
                 while let Some(f) = from.filter(|&f| f < to) {
@@ -515,21 +532,21 @@ fn next_quotation_uncounted(s: &str, pos: usize, to: usize, unclosed: &mut Unclo
                                 Some(k) => *k = fact,
                                 None => known.closing.push(fact),
                             }
-                            return (Some((l, e2)), e2);
+                            return (Ok((l, e2)), e2);
                         }
                     }
                     from = next_line(s, j);
                 }
                 known.open = Some((l, w));
-                return (Some((l, to)), to);
+                return (Ok((l, to)), to);
             }
         }
         match next_line(s, i) {
             Some(l) => ls = l,
-            None => return (None, to),
+            None => return (Err(to), to),
         }
     }
-    (None, to)
+    (Err(ls.min(to)), ls.min(to))
 }
 
 /// The start of the line holding `i` when only at most three spaces stand before it there (a
@@ -585,9 +602,10 @@ enum Until {
 fn scan<'a>(ctx: &Ctx, s: &'a str, from: usize, to: usize, until: Until) -> Vec<Found<'a>> {
     let mut out = Vec::new();
     let mut pos = from;
-    // The next quotation, looked up again only once the scan passes its start; `None` once
-    // no quotation is left.
-    let mut quote: Option<Option<(usize, usize)>> = None;
+    // The next quotation, looked up again only once the scan passes its start, and only as far
+    // as the block it may hold (`clear`: no quotation opens on a line starting before it).
+    let mut quote: Option<(usize, usize)> = None;
+    let mut clear = pos;
     let mut unclosed = Unclosed::default();
     let mut think = Spans::default();
     let (mut openings, mut opens) = (&ctx.c.openings, &ctx.c.opens);
@@ -604,10 +622,15 @@ fn scan<'a>(ctx: &Ctx, s: &'a str, from: usize, to: usize, until: Until) -> Vec<
                 continue;
             }
         }
-        if quote.map(|q| q.map(|q| q.0 < pos).unwrap_or(false)).unwrap_or(true) {
-            quote = Some(next_quotation_kept(s, pos, to, &mut unclosed));
+        if quote.is_some_and(|q| q.0 < pos) {
+            quote = None;
         }
-        let quote = quote.flatten();
+        if quote.is_none() && clear <= m0 {
+            match next_quotation_upto(s, pos.max(clear), m0, to, &mut unclosed) {
+                Ok(q) => quote = Some(q),
+                Err(resume) => clear = resume,
+            }
+        }
         if let Some((q0, q1)) = quote {
             if q0 <= m0 {
                 pos = (q1 + 1).min(to).max(pos + 1);
@@ -1187,11 +1210,54 @@ mod tests {
         };
         for s in SAMPLES {
             check(s);
+            check_upto(s);
         }
         bolero::check!().with_type::<Vec<u8>>().with_iterations(3_000).with_max_len(12).for_each(|bytes: &Vec<u8>| {
             let s: String = bytes.iter().map(|b| PIECES[*b as usize % PIECES.len()]).collect();
             check(&s);
+            check_upto(&s);
         });
+    }
+
+    /// A search bounded to the lines starting up to `upto` finds the quotation the line walk
+    /// finds when it opens there, else names a resume point no quotation opens before; carried
+    /// as a scan carries it (`clear`), it agrees with the walk at every start.
+    fn check_upto(s: &str) {
+        let bounds = || (0..=s.len()).filter(|&p| s.is_char_boundary(p));
+        for to in bounds() {
+            for upto in bounds().filter(|&u| u <= to) {
+                for pos in bounds().filter(|&p| p <= upto) {
+                    let walk = next_quotation_by_lines(s, pos, to);
+                    match next_quotation_upto(s, pos, upto, to, &mut Unclosed::default()) {
+                        Ok(q) => assert_eq!(Some(q), walk, "{s:?} {pos}..={upto} ({to})"),
+                        Err(r) => {
+                            assert!(r > upto.min(to.saturating_sub(1)) || r == to, "{s:?} {pos}..={upto} ({to}): resume {r}");
+                            assert!(walk.is_none_or(|q| q.0 >= r), "{s:?} {pos}..={upto} ({to}): resume {r} past {walk:?}");
+                        }
+                    }
+                }
+            }
+            // Rising starts and bounds with one memo and one resume point, as `scan` asks.
+            for step in 1..4 {
+                let (mut kept, mut clear) = (Unclosed::default(), 0);
+                for pos in bounds().filter(|&p| p <= to) {
+                    let upto = (pos + step).min(to);
+                    let walk = next_quotation_by_lines(s, pos, to).filter(|q| q.0 <= upto);
+                    let got = if clear > upto {
+                        None
+                    } else {
+                        match next_quotation_upto(s, pos.max(clear), upto, to, &mut kept) {
+                            Ok(q) => Some(q),
+                            Err(r) => {
+                                clear = r;
+                                None
+                            }
+                        }
+                    };
+                    assert_eq!(got, walk, "{s:?} {pos}..={upto} ({to}), carried");
+                }
+            }
+        }
     }
 
     /// The JSON gate's memo in a context ([`Ctx::unnamed_openings`]).
