@@ -303,7 +303,19 @@ pub(crate) fn may_name_anywhere(keys: &[String], s: &str) -> bool {
 /// (matched in any case): a key is a string literal, so it stands between two quotes of one
 /// kind (`'name'`, `"name"`, `r'name'`), unless an escape spells it, and any backslash may.
 pub(crate) fn may_name_python(keys: &[String], s: &str) -> bool {
-    names_in(keys, true, s.as_bytes(), Escapes::Any, b'"') || names_in(keys, true, s.as_bytes(), Escapes::Any, b'\'')
+    names_in(keys, true, s.as_bytes(), Escapes::Any, b'"') || may_name_python_single(keys, s)
+}
+
+/// [`may_name_python`] for an emission that [`may_name_anywhere`] answered for: where it names
+/// a key (a quoted key in double quotes, or a `\u` escape) this does too; where it does not, no
+/// key stands in double quotes and only single quotes and backslashes are left to look at.
+pub(crate) fn may_name_python_after(keys: &[String], s: &str, json_named: bool) -> bool {
+    json_named || may_name_python_single(keys, s)
+}
+
+/// A key between single quotes, or any backslash.
+fn may_name_python_single(keys: &[String], s: &str) -> bool {
+    names_in(keys, true, s.as_bytes(), Escapes::Any, b'\'')
 }
 
 /// Which escapes may spell a key: any, or only `\u` (a `\\u` counts too: the test stays a

@@ -275,7 +275,11 @@ impl Ctx<'_> {
             match self.python_named.get() {
                 Some(n) => n,
                 None => {
-                    let n = written(s);
+                    // The JSON gate's answer, when it ran, leaves only single quotes to read.
+                    let n = match self.json_named.get() {
+                        Some(json) => forms::may_name_python_after(&self.c.json_names, s, json),
+                        None => written(s),
+                    };
                     self.python_named.set(Some(n));
                     n
                 }
@@ -489,7 +493,13 @@ fn next_quotation_upto(s: &str, pos: usize, upto: usize, to: usize, unclosed: &m
 }
 
 /// The search and how far it read.
-fn next_quotation_uncounted(s: &str, pos: usize, upto: usize, to: usize, unclosed: &mut Unclosed) -> (Result<(usize, usize), usize>, usize) {
+fn next_quotation_uncounted(
+    s: &str,
+    pos: usize,
+    upto: usize,
+    to: usize,
+    unclosed: &mut Unclosed,
+) -> (Result<(usize, usize), usize>, usize) {
     let b = s.as_bytes();
     let mut ls = if pos == 0 || b[pos - 1] == b'\n' {
         pos
@@ -1422,6 +1432,7 @@ mod tests {
             "kkkkkkkkkk",
             "\"\"",
             "abcdefghijklmnopqrstuvwxyz0123456789",
+            "'",
         ];
         bolero::check!().with_type::<Vec<u8>>().with_iterations(20_000).with_max_len(160).for_each(|bytes: &Vec<u8>| {
             let v: String = bytes.iter().map(|b| PIECES[*b as usize % PIECES.len()]).collect();
@@ -1431,6 +1442,12 @@ mod tests {
                     forms::may_name_by_bytes(&keys[..n], any_case, &v),
                     "{v:?} {n} {any_case}"
                 );
+            }
+            // The Python gate after the JSON gate's answer reads only single quotes, and
+            // answers what it answers alone.
+            for n in [4, 5] {
+                let json = forms::may_name_anywhere(&keys[..n], &v);
+                assert_eq!(forms::may_name_python_after(&keys[..n], &v, json), forms::may_name_python(&keys[..n], &v), "{v:?} {n}");
             }
         });
     }
