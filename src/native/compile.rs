@@ -219,17 +219,24 @@ fn first_hit(bytes: &[u8], b: &[u8], p: usize, to: usize, hits: &mut Hits) -> Op
     if two.is_empty() {
         return pass(one, b, p, to, &mut hits.passes[0]);
     }
-    // The first stretch starts where a pass has something left to read (the passes' memos
-    // cover what earlier searches read), so a search costs no step per stretch read before.
-    let mut upto = resume(&hits.passes[0], p).min(resume(&hits.passes[1], p));
+    // A short text is one stretch. In a long one the first stretch starts where a pass has
+    // something left to read (the passes' memos cover what earlier searches read), so a search
+    // costs no step per stretch read before.
+    let mut upto = to;
+    if to - p > STRETCH {
+        upto = (resume(&hits.passes[0], p).min(resume(&hits.passes[1], p)) + STRETCH).min(to);
+    }
     loop {
-        upto = (upto + STRETCH).min(to);
-        let hit = pass(one, b, p, upto, &mut hits.passes[0]);
-        // The second pass reads no further than the first one's hit.
-        let hit = pass(two, b, p, hit.unwrap_or(upto), &mut hits.passes[1]).or(hit);
+        // Each pass reads to its own hit or the stretch's end, so on a short text each runs
+        // once in a scan, whatever the other meets.
+        let hit = match (pass(one, b, p, upto, &mut hits.passes[0]), pass(two, b, p, upto, &mut hits.passes[1])) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        };
         if hit.is_some() || upto == to {
             return hit;
         }
+        upto = (upto + STRETCH).min(to);
     }
 }
 

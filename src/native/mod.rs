@@ -607,13 +607,21 @@ enum Until {
     All,
 }
 
+/// How far past the scan's position a quotation search looks when the next block is nearer: a
+/// short text is searched once, a long one a stretch at a time (so a scan that stops at its
+/// first block does not read the rest).
+#[cfg(not(test))]
+const QUOTE_AHEAD: usize = 32 * 1024;
+#[cfg(test)]
+const QUOTE_AHEAD: usize = 2;
+
 /// The native blocks in `s[from..to]`, in order, outside quotations and reasoning spans, up to
 /// where `until` stops.
 fn scan<'a>(ctx: &Ctx, s: &'a str, from: usize, to: usize, until: Until) -> Vec<Found<'a>> {
     let mut out = Vec::new();
     let mut pos = from;
-    // The next quotation, looked up again only once the scan passes its start, and only as far
-    // as the block it may hold (`clear`: no quotation opens on a line starting before it).
+    // The next quotation, looked up again only once the scan passes its start, and only a
+    // stretch ahead (`clear`: no quotation opens on a line starting before it).
     let mut quote: Option<(usize, usize)> = None;
     let mut clear = pos;
     let mut unclosed = Unclosed::default();
@@ -636,7 +644,9 @@ fn scan<'a>(ctx: &Ctx, s: &'a str, from: usize, to: usize, until: Until) -> Vec<
             quote = None;
         }
         if quote.is_none() && clear <= m0 {
-            match next_quotation_upto(s, pos.max(clear), m0, to, &mut unclosed) {
+            // Up to the block, or a stretch ahead: a short text is searched once.
+            let upto = m0.max(pos.saturating_add(QUOTE_AHEAD)).min(to);
+            match next_quotation_upto(s, pos.max(clear), upto, to, &mut unclosed) {
                 Ok(q) => quote = Some(q),
                 Err(resume) => clear = resume,
             }
