@@ -240,35 +240,33 @@ fn first_hit(bytes: &[u8], b: &[u8], p: usize, to: usize, hits: &mut Hits) -> Op
     }
 }
 
+/// What a pass's memo tells a search from `p`: its kept hit (`Ok`), or where to read on from
+/// and the start to keep in the memo (`Err((from, start))`: none stands in `from..start`).
+#[inline(always)]
+fn kept(memo: &Option<(usize, usize, Option<usize>)>, p: usize) -> Result<usize, (usize, usize)> {
+    match *memo {
+        Some((f, _, Some(h))) if f <= p && h >= p => Ok(h),
+        // Read on from `reached`, unless a stretch before `p` went unread.
+        Some((f, reached, None)) if f <= p && reached >= p => Err((f, reached)),
+        _ => Err((p, p)),
+    }
+}
+
 /// Where a pass searching from `p` has to read from: past its kept hit, at the end of what it
 /// read without one, or at `p`.
 #[inline(always)]
 fn resume(memo: &Option<(usize, usize, Option<usize>)>, p: usize) -> usize {
-    match *memo {
-        Some((f, _, Some(h))) if f <= p && h >= p => h + 1,
-        Some((f, reached, None)) if f <= p && reached >= p => reached,
-        _ => p,
-    }
+    kept(memo, p).map_or_else(|(_, start)| start, |h| h + 1)
 }
 
 /// One memchr pass of [`first_hit`] (one to three bytes): the first hit in `b[p..upto]`, read
 /// on from where the memo shows none.
 #[inline(always)]
 fn pass(g: &[u8], b: &[u8], p: usize, upto: usize, memo: &mut Option<(usize, usize, Option<usize>)>) -> Option<usize> {
-    let mut from = p;
-    let mut start = p;
-    if let Some((f, reached, hit)) = *memo {
-        if f <= p {
-            match hit {
-                Some(h) if h >= p => return (h < upto).then_some(h),
-                Some(_) => {}
-                None if reached >= upto => return None,
-                // Read on from `reached`, unless a stretch before `p` went unread.
-                None if reached >= p => (from, start) = (f, reached),
-                None => {}
-            }
-        }
-    }
+    let (from, start) = match kept(memo, p) {
+        Ok(h) => return (h < upto).then_some(h),
+        Err(read) => read,
+    };
     if start >= upto {
         return None;
     }
