@@ -201,6 +201,26 @@ fn trailing_slots_peel_off_the_right() {
     }
 }
 
+/// §trailing-slots, §heading-inline-body, §matcher-body-redirect: an option block peeled off the
+/// matcher's right end that carries `pattern` leaves the text beside it, read as in the canonical
+/// order — unused and named on READ and FIND, the distillation's first line on a log KILL, the
+/// body on EDIT — never dropped without a word.
+#[test]
+fn trailing_slots_a_peeled_pattern_block_leaves_the_text_beside_it() {
+    for op in ["READ", "FIND"] {
+        let peeled = result(&format!("```{op} (src/app.py)\t/def main/ [{{\"pattern\": \"~entry\"}}]\r\n```"));
+        let canonical = result(&format!("```{op} (src/app.py) [{{\"pattern\": \"~entry\"}}] /def main/\r\n```"));
+        assert_eq!(statements_of(&peeled), statements_of(&canonical), "{op}");
+        let m = messages_of(&peeled);
+        assert_eq!(m.len(), 2, "{op}: {m:?}");
+        assert_eq!(m[1], format!("warning: {op} takes no body; the text after its heading on line 1 was not used."));
+    }
+    let kill = statements_of(&result("```KILL (log:///7/2) ~stale [{\"pattern\": \"~cache\"}]\n```"))[0].clone();
+    assert_eq!((kill["matcher"]["raw"].as_str(), kill["body"].as_str()), (Some("~cache"), Some("~stale")));
+    let edit = statements_of(&result("```EDIT (notes.md) /TODO/ [{\"pattern\": \"/FIXME/\"}]\n```"))[0].clone();
+    assert_eq!((edit["matcher"]["raw"].as_str(), edit["body"].as_str()), (Some("/FIXME/"), Some("/TODO/")));
+}
+
 /// §log-heading-notation: the log's `→ path` is the target, `· N` a dropped charge, `· words`
 /// the aside (or stray beside a real one), each named once.
 #[test]

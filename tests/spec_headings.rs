@@ -345,6 +345,31 @@ fn unclosed_aside_takes_the_rest_of_the_line() {
     assert_eq!(messages_of(&r), ["warning: The aside was not closed with `-->`; it was read to the end of the line."]);
 }
 
+/// §unclosed-aside, §trailing-slots, §naked-pattern: an aside left open after a naked matcher is
+/// the aside too (a naked matcher never holds `<!--`), and the scope between them still comes off
+/// the matcher's right end; a `<!--` glued inside a pattern opens no aside.
+#[test]
+fn unclosed_aside_after_a_matcher_takes_the_rest_of_the_line() {
+    let r = result("```FIND (src/**) ~retry backoff <1,10> <!-- where it retries\r\n```\r\n");
+    let s = &statements_of(&r)[0];
+    assert_eq!(s["aside"], "where it retries");
+    assert_eq!(s["matcher"]["raw"], "~retry backoff");
+    assert_eq!(marks(s), json!([1, 10]));
+    let m = messages_of(&r);
+    assert_eq!(m.len(), 2, "{m:?}");
+    assert!(m[0].starts_with("warning: `<1,10>` after the pattern was read as the scope"), "{m:?}");
+    assert_eq!(m[1], "warning: The aside was not closed with `-->`; it was read to the end of the line.");
+    // A glob matcher, no final newline, a Unicode aside.
+    let s = statements_of(&result("```READ (docs/*.md) chapter* <!-- Überblick"))[0].clone();
+    assert_eq!((s["aside"].as_str(), s["matcher"]["raw"].as_str()), (Some("Überblick"), Some("chapter*")));
+    // Glued inside a regex: the pattern's own bytes.
+    let s = clean("```FIND (src/**) /a<!--b/\n```");
+    assert_eq!((s["aside"].clone(), s["matcher"]["pattern"].as_str()), (json!(null), Some("a<!--b")));
+    // Inside a trailing option block: the block's `pattern`, the escape §naked-pattern teaches.
+    let s = statements_of(&result("```READ (a.rs) x [{\"pattern\": \"a <!-- b\"}]\n```"))[0].clone();
+    assert_eq!((s["aside"].clone(), s["matcher"]["raw"].as_str()), (json!(null), Some("a <!-- b")));
+}
+
 /// §executor-case: a fence tag matching a registered executor in any case opens it, and the
 /// statement carries the registered spelling.
 #[test]

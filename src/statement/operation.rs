@@ -110,7 +110,6 @@ pub(super) fn operation<'a>(
     // Each selection's option blocks, with `pattern` lifted (§matcher-option).
     let mut lifted: Vec<Lifted> = Vec::new();
     lift_all(ctx, o, h, name, position, &mut lifted)?;
-    let all_patterned = !lifted.is_empty() && lifted.iter().all(|(_, p)| p.is_some());
 
     // The heading's text after the slots (§heading-inline-body, §trailing-slots).
     let mut text_use: Option<TextUse> = None;
@@ -121,6 +120,9 @@ pub(super) fn operation<'a>(
         }
         text.truncate(text.trim_end().len());
         if !text.is_empty() {
+            // A block peeled off the text's end (§trailing-slots) may carry the `pattern`: the
+            // text is then beside it, as in the canonical order (§heading-inline-body).
+            let all_patterned = !lifted.is_empty() && lifted.iter().all(|(_, p)| p.is_some());
             text_use = Some(read_text(ctx, r, o, name, h, text, start, position, has_target, all_patterned, notes)?);
         }
         // The text may have added a block (a peeled or bare option object): read them again.

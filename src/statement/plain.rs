@@ -96,7 +96,11 @@ fn lex(line: &str, from: usize, end: usize, charge: &str, lead_meta: bool, s: &m
                     s.aside = Some((i + k + 4, i + t.len() - 3));
                     t = t[..k].trim_end();
                 }
-                if t.ends_with(['>', ']']) || crate::scan::find_str(t.as_bytes(), charge.as_bytes()).is_some() {
+                // An aside left open (§unclosed-aside) is the general path's to take off too.
+                if t.ends_with(['>', ']'])
+                    || crate::scan::find_str(t.as_bytes(), charge.as_bytes()).is_some()
+                    || crate::scan::find_str(t.as_bytes(), b"<!--").is_some()
+                {
                     return None;
                 }
                 s.text = Some((i, i + t.len()));

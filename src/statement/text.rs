@@ -307,6 +307,24 @@ pub(super) fn peel(
     let charge = rules.tables.notation.charge.as_str();
     let mut took_scope = false;
     let mut took_block = false;
+    // §unclosed-aside: an aside opened after a blank and never closed takes the rest of the
+    // line, after a matcher too (a naked matcher never holds `<!--`, §naked-pattern); the slots
+    // before it are then peeled as they would be before a closed one. A `<!--` inside a trailing
+    // option block is the block's (the escape §naked-pattern teaches for such a pattern).
+    if h.aside.is_none() {
+        let opens = |i: usize| {
+            let rest = &text[i + 4..];
+            let t = text.trim_end();
+            let in_block = t.ends_with(']') && t[..i].rfind(" [").is_some_and(|j| is_json_array(&t[j + 1..]));
+            (i == 0 || text[..i].ends_with([' ', '\t'])) && !rest.contains("-->") && !rest.starts_with('>') && !in_block
+        };
+        if let Some(i) = text.rfind("<!--").filter(|&i| opens(i)) {
+            h.aside = Some(Cow::Owned(text[i + 4..].trim().to_string()));
+            let at = h.line.rfind("<!--").unwrap_or(0);
+            notes.push(make(rules, DiagId::UnclosedAside, ctx.pos(h.line_no, at), &[], None));
+            text.truncate(i);
+        }
+    }
     loop {
         let t = text.trim_end();
         if h.aside.is_none() && t.ends_with("-->") {
