@@ -365,6 +365,12 @@ fn unclosed_aside_after_a_matcher_takes_the_rest_of_the_line() {
     // Glued inside a regex: the pattern's own bytes.
     let s = clean("```FIND (src/**) /a<!--b/\n```");
     assert_eq!((s["aside"].clone(), s["matcher"]["pattern"].as_str()), (json!(null), Some("a<!--b")));
+    // Left open as the heading's own aside slot reads one: `<!-->` opens and never closes.
+    let (alone, after) = (result("```READ (a.rs) <!-->\n```"), result("```READ (a.rs) x <!-->\n```"));
+    assert_eq!(
+        (statements_of(&after)[0]["aside"].clone(), messages_of(&after)),
+        (statements_of(&alone)[0]["aside"].clone(), messages_of(&alone))
+    );
     // Inside a trailing option block: the block's `pattern`, the escape §naked-pattern teaches.
     let s = statements_of(&result("```READ (a.rs) x [{\"pattern\": \"a <!-- b\"}]\n```"))[0].clone();
     assert_eq!((s["aside"].clone(), s["matcher"]["raw"].as_str()), (json!(null), Some("a <!-- b")));

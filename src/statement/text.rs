@@ -12,7 +12,7 @@ use crate::diagnose::make;
 use crate::pair::regions::OpRegion;
 use crate::rules::model::{BodyKind, InlineText, Operation, ScopeDomain, Shape};
 use crate::rules::DiagId;
-use crate::{scope, target};
+use crate::{heading, scope, target};
 
 /// How the heading's text after the slots reads (§heading-inline-body).
 pub(super) enum TextUse {
@@ -290,6 +290,13 @@ pub(super) fn clean_text_by_char(line: &str, start: usize, end: usize) -> String
     s
 }
 
+/// Where an option block written at the end of `t` starts (the blank before its `[`): the last
+/// ` [` whose rest is a JSON array (§trailing-slots).
+fn trailing_block(t: &str) -> Option<usize> {
+    let i = t.rfind(" [")?;
+    (t.ends_with(']') && is_json_array(&t[i + 1..])).then_some(i)
+}
+
 /// §trailing-slots: a trailing aside, scope, option block or log note comes off the matcher's
 /// right end, each once and only when the heading lacks that slot. Out of line, as
 /// [`read_text`] is.
@@ -312,11 +319,10 @@ pub(super) fn peel(
     // before it are then peeled as they would be before a closed one. A `<!--` inside a trailing
     // option block is the block's (the escape §naked-pattern teaches for such a pattern).
     if h.aside.is_none() {
+        // Left open as the lexer reads one (`heading::aside_close`), so `x <!-->` reads as `<!-->`.
         let opens = |i: usize| {
-            let rest = &text[i + 4..];
-            let t = text.trim_end();
-            let in_block = t.ends_with(']') && t[..i].rfind(" [").is_some_and(|j| is_json_array(&t[j + 1..]));
-            (i == 0 || text[..i].ends_with([' ', '\t'])) && !rest.contains("-->") && !rest.starts_with('>') && !in_block
+            let in_block = trailing_block(text.trim_end()).is_some_and(|j| j < i);
+            (i == 0 || text[..i].ends_with([' ', '\t'])) && heading::aside_close(text.as_bytes(), i + 4).is_none() && !in_block
         };
         if let Some(i) = text.rfind("<!--").filter(|&i| opens(i)) {
             h.aside = Some(Cow::Owned(text[i + 4..].trim().to_string()));
@@ -371,10 +377,10 @@ pub(super) fn peel(
                 }
             }
         }
-        if !took_block && t.ends_with(']') {
-            if let Some(i) = t.rfind(" [") {
+        if !took_block {
+            if let Some(i) = trailing_block(t) {
                 let block = &t[i + 1..];
-                if h.sels.len() > 1 && is_json_array(block) {
+                if h.sels.len() > 1 {
                     // §trailing-slots: with several path slots no one selection owns the block.
                     return Err(Refusal::Error(make(
                         rules,
@@ -384,7 +390,7 @@ pub(super) fn peel(
                         Some(ctx.text(DiagId::GroupScopeAfterPatternRecovery)),
                     )));
                 }
-                if is_json_array(block) && h.sels.len() == 1 && h.sels[0].metas.is_empty() {
+                if h.sels.len() == 1 && h.sels[0].metas.is_empty() {
                     notes.push(make(rules, DiagId::OptionsAfterPattern, position, &[("block", block)], None));
                     let inner = block[1..block.len() - 1].to_string();
                     h.sels[0].metas.push(inner);
