@@ -95,10 +95,20 @@ macro_rules! split_lines {
             cr_carry = cr >> 63;
             base += 64;
         }
-        // The last, short chunk is masked from a zero-padded copy (a zero byte is neither):
-        // most turns are a few hundred bytes, where `memchr`'s per-call dispatch costs more.
+        // The last, short chunk: most turns are a few hundred bytes, where `memchr`'s per-call
+        // dispatch costs more. In a turn of 64 bytes or more it is masked as the turn's last 64
+        // bytes shifted down (the bytes read before fall off; zeros come in past the end): a
+        // zero-padded copy is loaded right after its stores, which stalled every parse
+        // (`perf annotate`). A shorter turn is masked from the copy (a zero byte is neither).
         if base < bytes.len() {
-            let (nl, cr): (u64, u64) = $mask(&chunk_padded(bytes, base));
+            let (nl, cr): (u64, u64) = if bytes.len() >= 64 {
+                let last = bytes.len() - 64;
+                // SAFETY: `last + 64 == bytes.len()`; `last < base`, by less than 64.
+                let (nl, cr): (u64, u64) = $mask(unsafe { chunk_at(bytes, last) });
+                (nl >> (base - last), cr >> (base - last))
+            } else {
+                $mask(&chunk_padded(bytes, base))
+            };
             emit_lines::<{ $long }>(out, nl, cr << 1 | cr_carry, base, &mut start, bytes.len());
         }
         if start < bytes.len() || out.is_empty() {
@@ -364,6 +374,151 @@ fn find_of_uncounted<const N: usize>(hay: &[u8], from: usize, set: [u8; N]) -> u
         i += 1;
     }
     i.min(len)
+}
+
+/// Up to eight anchor bytes, each with the bytes that may follow it, searched 32 positions a
+/// step by their nibbles (AVX2 `vpshufb`, as Teddy does): the native openings' anchors (`<`,
+/// `{`, `[`, `>`) are found in one pass over a turn, and an anchor whose next byte cannot go on
+/// with it (`>` before anything but `>`, `<` before a space or a digit) is passed over in the
+/// step, not at a stop per byte (memchr takes three bytes a pass, and each stop cost two calls).
+///
+/// Each anchor owns a bit: `lo[b & 15] & hi[b >> 4]` holds exactly the anchors `b` is, and the
+/// follower tables, built the same way from the nibbles of every follower, hold a superset of
+/// the anchors `b` may follow. A position is a candidate where the two meet; the caller still
+/// tests the follower exactly. `None` without AVX2 (the caller keeps its memchr passes).
+#[derive(Debug, Clone)]
+pub struct AnchorSet {
+    lo: [u8; 16],
+    hi: [u8; 16],
+    next_lo: [u8; 16],
+    next_hi: [u8; 16],
+    /// The anchors any byte (or the end of the text) may follow.
+    ends: u8,
+}
+
+impl AnchorSet {
+    /// `anchors`: each byte with its followers as a 256-bit set (all ones: anything, the end
+    /// included).
+    pub fn new(anchors: &[(u8, [u64; 4])]) -> Option<AnchorSet> {
+        if anchors.is_empty() || anchors.len() > 8 || !avx2() {
+            return None;
+        }
+        let mut set = AnchorSet { lo: [0; 16], hi: [0; 16], next_lo: [0; 16], next_hi: [0; 16], ends: 0 };
+        for (i, &(c, next)) in anchors.iter().enumerate() {
+            let bit = 1u8 << i;
+            set.lo[(c & 15) as usize] |= bit;
+            set.hi[(c >> 4) as usize] |= bit;
+            if next == [u64::MAX; 4] {
+                set.ends |= bit;
+            }
+            for d in (0..=255u8).filter(|&d| next[d as usize / 64] & (1 << (d % 64)) != 0) {
+                set.next_lo[(d & 15) as usize] |= bit;
+                set.next_hi[(d >> 4) as usize] |= bit;
+            }
+        }
+        Some(set)
+    }
+
+    /// Whether position `k` of `b` is a candidate.
+    #[inline(always)]
+    fn at(&self, b: &[u8], k: usize) -> bool {
+        let c = b[k];
+        let first = self.lo[(c & 15) as usize] & self.hi[(c >> 4) as usize];
+        let follow = match b.get(k + 1) {
+            Some(&d) => self.next_lo[(d & 15) as usize] & self.next_hi[(d >> 4) as usize],
+            None => self.ends,
+        };
+        first & follow != 0
+    }
+
+    /// The first candidate position in `from..to`: an anchor byte whose next byte (read past
+    /// `to` where the text goes on) may follow it. Told by the bytes at and after a position
+    /// alone, so a memo of one search holds for a later one from further on.
+    #[inline]
+    pub fn find(&self, b: &[u8], from: usize, to: usize) -> Option<usize> {
+        let to = to.min(b.len());
+        if from >= to {
+            return None;
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: an `AnchorSet` is built only where the CPU has AVX2 (`AnchorSet::new`).
+        return unsafe { find_anchor_avx2(self, b, from, to) };
+        #[cfg(not(target_arch = "x86_64"))]
+        (from..to).find(|&k| self.at(b, k))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn avx2() -> bool {
+    false
+}
+
+/// [`AnchorSet::find`] 32 positions a step (each step reads 33 bytes: the positions and the
+/// byte after the last). The last positions are one step read past `to` where the text goes on
+/// (bits past `to` masked off), or a step ending a byte before the text's end (overlapping, the
+/// bits before the position masked off) and the last byte by itself; a text under 33 bytes is
+/// read position by position.
+///
+/// # Safety
+/// The CPU must support AVX2; `from < to <= b.len()`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn find_anchor_avx2(set: &AnchorSet, b: &[u8], from: usize, to: usize) -> Option<usize> {
+    use std::arch::x86_64::{
+        __m128i, __m256i, _mm256_and_si256, _mm256_broadcastsi128_si256, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
+        _mm256_set1_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm_loadu_si128,
+    };
+    // SAFETY: AVX2 is enabled on this function; every load reads 32 bytes inside `b`.
+    unsafe {
+        let table = |t: &[u8; 16]| _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr() as *const __m128i));
+        let (lo, hi, next_lo, next_hi) = (table(&set.lo), table(&set.hi), table(&set.next_lo), table(&set.next_hi));
+        let nibble = _mm256_set1_epi8(0x0f);
+        let classes = |v: __m256i, lo: __m256i, hi: __m256i| {
+            _mm256_and_si256(
+                _mm256_shuffle_epi8(lo, _mm256_and_si256(v, nibble)),
+                _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)),
+            )
+        };
+        // Bit `k` set where position `at + k` is a candidate (reads `b[at..at + 33]`).
+        let mask = |at: usize| -> u32 {
+            debug_assert!(at + 33 <= b.len());
+            let v = _mm256_loadu_si256(b.as_ptr().add(at) as *const __m256i);
+            let n = _mm256_loadu_si256(b.as_ptr().add(at + 1) as *const __m256i);
+            let both = _mm256_and_si256(classes(v, lo, hi), classes(n, next_lo, next_hi));
+            !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(both, _mm256_setzero_si256())) as u32)
+        };
+        let mut i = from;
+        while i + 32 <= to && i + 33 <= b.len() {
+            let m = mask(i);
+            if m != 0 {
+                return Some(i + m.trailing_zeros() as usize);
+            }
+            i += 32;
+        }
+        if i >= to {
+            return None;
+        }
+        let keep = |m: u32, n: usize| if n >= 32 { m } else { m & ((1u32 << n) - 1) };
+        let m = if i + 33 <= b.len() {
+            keep(mask(i), to - i)
+        } else if b.len() >= 33 {
+            // The step ending before the last byte, from at or before `i`.
+            let base = b.len() - 33;
+            keep(mask(base).checked_shr((i - base) as u32).unwrap_or(0), to - i)
+        } else {
+            return (i..to).find(|&k| set.at(b, k));
+        };
+        if m != 0 {
+            return Some(i + m.trailing_zeros() as usize);
+        }
+        // Only the text's last byte is left unread by the steps.
+        (to == b.len() && set.at(b, to - 1)).then_some(to - 1)
+    }
 }
 
 /// Code points in `s` (a column count, §parser-position).
@@ -686,18 +841,20 @@ pub struct ClassTables {
     name_second: Vec<[u64; 4]>,
 }
 
-/// What a line may be, by its first byte (the classifier's first test).
+/// What a line may be, by its first byte (the classifier's first test). One bit each, tested
+/// as bits (see [`Classifier::classify_slow`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 enum First {
     /// Text, whatever follows.
-    Text,
+    Text = 0,
     /// An indent or a fence character: a fence line, or text.
-    Fence,
+    Fence = 1,
     /// The first letter of an operation's or executor's name (§unfenced-operation).
-    Name,
+    Name = 2,
     /// The lead byte of a zero-width character, which may stand before a heading's fence
     /// (§heading-slot-order).
-    ZeroWidth,
+    ZeroWidth = 4,
 }
 
 impl ClassTables {
@@ -898,15 +1055,23 @@ impl<'r> Classifier<'r> {
     /// [`Classifier::classify`] of a line whose first byte, `first`, may matter.
     pub(crate) fn classify_slow(&self, text: &str, first: u8) -> Class {
         crate::work::add(crate::work::Stage::Lines, text.len());
-        match self.tables.first[first as usize] {
-            First::Fence => match self.fence(text) {
-                Some(f) => Class::Fence(f),
-                None => Class::Text,
-            },
-            First::Name => self.column_zero_name(text),
-            First::ZeroWidth => self.classify_zero_width(text),
-            First::Text => Class::Text,
+        // Bit tests in the order lines meet them: LLVM made a four-way match (or a chain of
+        // equality tests) a jump table, an indirect branch per line that mispredicted where
+        // the kinds alternate.
+        let kind = self.tables.first[first as usize] as u8;
+        if kind & First::Fence as u8 != 0 {
+            if let Some(f) = self.fence(text) {
+                return Class::Fence(f);
+            }
+            return Class::Text;
         }
+        if kind & First::Name as u8 != 0 {
+            return self.column_zero_name(text);
+        }
+        if kind & First::ZeroWidth as u8 != 0 {
+            return self.classify_zero_width(text);
+        }
+        Class::Text
     }
 
     /// §heading-slot-order: zero-width characters before a heading's fence (a byte-order mark
@@ -1331,6 +1496,65 @@ mod tests {
             }
         }
         assert!(aliased >= 6, "the table reaches the alias path ({aliased})");
+    }
+
+    /// §native-tool-calls: the nibble search of the openings' anchors finds what a byte loop
+    /// finds (an anchor byte whose next byte, or the text's end, may follow it, by nibbles),
+    /// and passes over no anchor its follower may follow, for anchor sets
+    /// up to eight (high bytes, bytes sharing a nibble, followers of every kind), from every
+    /// start to every end, across 32-byte steps and in every kind of tail.
+    #[test]
+    fn native_tool_calls_anchor_set_agrees_with_a_byte_loop() {
+        fn set_of(bytes: &[u8]) -> [u64; 4] {
+            let mut s = [0u64; 4];
+            for &d in bytes {
+                s[d as usize / 64] |= 1 << (d % 64);
+            }
+            s
+        }
+        let any = [u64::MAX; 4];
+        let sets: Vec<Vec<(u8, [u64; 4])>> = vec![
+            vec![(b'<', any)],
+            vec![(b'<', set_of(b"tfT|\xef/")), (b'[', any), (b'>', set_of(b">")), (b'{', any)],
+            vec![(b'<', set_of(b"<")), (b'\xbc', set_of(b"\x3c\x2c")), (b'|', set_of(b"|x"))],
+            vec![
+                (b'a', set_of(b"b")),
+                (b'b', any),
+                (b'\xef', set_of(b"\xbc")),
+                (b'A', set_of(b"B")),
+                (b'B', any),
+                (0, any),
+                (b'\x10', set_of(b"\x01")),
+                (b'\x01', set_of(b"\x10")),
+            ],
+        ];
+        let alphabet = b"<[>{a\xef\xbcx|,\x10\x01 Qbt";
+        // The model: an anchor byte whose next byte has a low nibble and a high nibble that
+        // some follower of that anchor has (a superset of the followers, never fewer).
+        let naive = |set: &[(u8, [u64; 4])], hay: &[u8], k: usize| {
+            set.iter().any(|&(c, next)| {
+                let has = |d: u8| next[d as usize / 64] & (1 << (d % 64)) != 0;
+                hay[k] == c
+                    && match hay.get(k + 1) {
+                        Some(&d) => (0..=255u8).any(|x| has(x) && x & 15 == d & 15) && (0..=255u8).any(|x| has(x) && x >> 4 == d >> 4),
+                        None => next == [u64::MAX; 4],
+                    }
+            })
+        };
+        bolero::check!().with_type::<Vec<u8>>().with_iterations(2_000).with_max_len(100).for_each(|bytes: &Vec<u8>| {
+            let hay: Vec<u8> = bytes.iter().map(|&b| alphabet[b as usize % alphabet.len()]).collect();
+            for set in &sets {
+                let s = AnchorSet::new(set).expect("eight anchors or fewer");
+                for from in 0..=hay.len() {
+                    for to in [hay.len(), from + 1, from + 31, from + 32, from + 33, hay.len().saturating_sub(1)] {
+                        let to = to.min(hay.len());
+                        let want = (from..to).find(|&k| naive(set, &hay, k));
+                        assert_eq!(s.find(&hay, from, to), want, "{set:?} {hay:?} {from}..{to}");
+                    }
+                }
+            }
+        });
+        assert!(AnchorSet::new(&[(b'a', any); 9]).is_none(), "nine anchors do not fit the table's eight bits");
     }
 
     /// §heading-slot-order: the 16-bytes-a-step search of a heading's delimiters finds what a

@@ -51,6 +51,9 @@ struct Anchors {
     /// Per byte: 1 + its index in `starts`, or 0 where no spelling starts with it.
     first_of: [u8; 256],
     starts: Vec<Start>,
+    /// The anchors with their followers, searched in one pass ([`crate::scan::AnchorSet`]),
+    /// where the CPU allows; else [`first_hit`] runs its memchr passes over the anchor bytes.
+    set: Option<crate::scan::AnchorSet>,
 }
 
 /// What the spellings that start with one byte may write next.
@@ -67,8 +70,8 @@ struct Start {
     third: [u64; 4],
 }
 
-/// The most anchor bytes a marker set is searched by (three per memchr pass, two passes, see
-/// [`first_hit`]); the built-in openings anchor on four (`<`, `{`, `[`, `>`).
+/// The most anchor bytes a marker set is searched by (one anchor set, or three per memchr pass
+/// in two passes, see [`first_hit`]); the built-in openings anchor on four (`<`, `{`, `[`, `>`).
 const ANCHORS_MAX: usize = 6;
 
 /// The furthest into a spelling an anchor may stand.
@@ -186,7 +189,9 @@ impl Anchors {
             list.push(start);
             first_of[c as usize] = list.len() as u8;
         }
-        Some(Anchors { bytes, offsets, next, reach, anchor_of, first_of, starts: list })
+        let pairs: Vec<(u8, [u64; 4])> = bytes.iter().copied().zip(next.iter().copied()).collect();
+        let set = crate::scan::AnchorSet::new(&pairs);
+        Some(Anchors { bytes, offsets, next, reach, anchor_of, first_of, starts: list, set })
     }
 }
 
@@ -210,14 +215,19 @@ const STRETCH: usize = 32 * 1024;
 #[cfg(test)]
 const STRETCH: usize = 3;
 
-/// The first position in `b[p..to]` holding one of `bytes`, by one memchr pass per three bytes,
-/// the passes taking the text a stretch at a time, each resumed from `hits` where it is still
-/// valid (so each reads the text once across the searches of a scan).
+/// The first position in `b[p..to]` holding an anchor byte: by the anchor set's one pass (an
+/// anchor its next byte may follow), or by one memchr pass per three bytes, the passes taking the text a stretch at a time; each
+/// pass resumed from `hits` where it is still valid (so each reads the text once across the
+/// searches of a scan).
 #[inline]
-fn first_hit(bytes: &[u8], b: &[u8], p: usize, to: usize, hits: &mut Hits) -> Option<usize> {
-    let (one, two) = bytes.split_at(bytes.len().min(3));
+fn first_hit(lead: &Anchors, b: &[u8], p: usize, to: usize, hits: &mut Hits) -> Option<usize> {
+    if let Some(set) = &lead.set {
+        // One pass stops at its own first hit: no stretch to coordinate.
+        return pass(b, p, to, &mut hits.passes[0], |from, upto| set.find(b, from, upto));
+    }
+    let (one, two) = lead.bytes.split_at(lead.bytes.len().min(3));
     if two.is_empty() {
-        return pass(one, b, p, to, &mut hits.passes[0]);
+        return pass(b, p, to, &mut hits.passes[0], |from, upto| memchr_of(one, &b[from..upto]).map(|i| from + i));
     }
     // A short text is one stretch. In a long one the first stretch starts where a pass has
     // something left to read (the passes' memos cover what earlier searches read), so a search
@@ -229,7 +239,10 @@ fn first_hit(bytes: &[u8], b: &[u8], p: usize, to: usize, hits: &mut Hits) -> Op
     loop {
         // Each pass reads to its own hit or the stretch's end, so on a short text each runs
         // once in a scan, whatever the other meets.
-        let hit = match (pass(one, b, p, upto, &mut hits.passes[0]), pass(two, b, p, upto, &mut hits.passes[1])) {
+        let hit = match (
+            pass(b, p, upto, &mut hits.passes[0], |from, upto| memchr_of(one, &b[from..upto]).map(|i| from + i)),
+            pass(b, p, upto, &mut hits.passes[1], |from, upto| memchr_of(two, &b[from..upto]).map(|i| from + i)),
+        ) {
             (Some(x), Some(y)) => Some(x.min(y)),
             (x, y) => x.or(y),
         };
@@ -237,6 +250,17 @@ fn first_hit(bytes: &[u8], b: &[u8], p: usize, to: usize, hits: &mut Hits) -> Op
             return hit;
         }
         upto = (upto + STRETCH).min(to);
+    }
+}
+
+/// The first of one to three bytes in `h`, by memchr.
+#[inline(always)]
+fn memchr_of(g: &[u8], h: &[u8]) -> Option<usize> {
+    match *g {
+        [a] => memchr::memchr(a, h),
+        [a, b] => memchr::memchr2(a, b, h),
+        [a, b, c] => memchr::memchr3(a, b, c, h),
+        _ => unreachable!("one to three bytes"),
     }
 }
 
@@ -259,10 +283,16 @@ fn resume(memo: &Option<(usize, usize, Option<usize>)>, p: usize) -> usize {
     kept(memo, p).map_or_else(|(_, start)| start, |h| h + 1)
 }
 
-/// One memchr pass of [`first_hit`] (one to three bytes): the first hit in `b[p..upto]`, read
+/// One pass of [`first_hit`]: the first hit in `b[p..upto]` by `search` (over a range), read
 /// on from where the memo shows none.
 #[inline(always)]
-fn pass(g: &[u8], b: &[u8], p: usize, upto: usize, memo: &mut Option<(usize, usize, Option<usize>)>) -> Option<usize> {
+fn pass(
+    b: &[u8],
+    p: usize,
+    upto: usize,
+    memo: &mut Option<(usize, usize, Option<usize>)>,
+    search: impl Fn(usize, usize) -> Option<usize>,
+) -> Option<usize> {
     let (from, start) = match kept(memo, p) {
         Ok(h) => return (h < upto).then_some(h),
         Err(read) => read,
@@ -270,14 +300,8 @@ fn pass(g: &[u8], b: &[u8], p: usize, upto: usize, memo: &mut Option<(usize, usi
     if start >= upto {
         return None;
     }
-    let h = &b[start..upto];
-    let i = match *g {
-        [a] => memchr::memchr(a, h),
-        [a, b] => memchr::memchr2(a, b, h),
-        [a, b, c] => memchr::memchr3(a, b, c, h),
-        _ => unreachable!("one to three bytes"),
-    };
-    let hit = i.map(|i| start + i);
+    debug_assert!(upto <= b.len());
+    let hit = search(start, upto);
     crate::work::add(crate::work::Stage::Native, hit.map_or(upto, |h| h + 1) - start);
     *memo = Some((from, hit.unwrap_or(upto), hit));
     hit
@@ -299,6 +323,16 @@ impl Markers {
     pub(crate) fn at_line_starts(mut self, line_start: Vec<bool>) -> Markers {
         self.line_start = if line_start.iter().any(|&l| l) { line_start } else { Vec::new() };
         self
+    }
+
+    /// The same spellings with the anchor bytes searched by memchr passes, not the anchor set.
+    #[cfg(test)]
+    fn with_memchr_passes(&self) -> Markers {
+        let mut m = Markers::new(&self.spellings).at_line_starts(self.line_start.clone());
+        if let Some(lead) = &mut m.lead {
+            lead.set = None;
+        }
+        m
     }
 
     /// Whether a match of pattern `pat` at `at` counts.
@@ -331,7 +365,7 @@ impl Markers {
 
     /// The first occurrence in `s[from..to]`: (start, end, pattern).
     pub(crate) fn find(&self, s: &str, from: usize, to: usize) -> Option<(usize, usize, usize)> {
-        if self.lead.as_ref().is_some_and(|l| l.bytes.len() > 3) && self.line_start.is_empty() {
+        if self.lead.as_ref().is_some_and(|l| l.set.is_none() && l.bytes.len() > 3) && self.line_start.is_empty() {
             // Two passes without a memo of the last search would read a pass with no hit to
             // the end every time: the automaton's own search stops at the first match.
             let ac = self.get()?;
@@ -365,7 +399,7 @@ impl Markers {
         let mut best: Option<(usize, usize, usize)> = None;
         let (mut p, mut limit) = (from, to);
         while p < limit {
-            let Some(at) = first_hit(&lead.bytes, b, p, limit, hits) else { break };
+            let Some(at) = first_hit(lead, b, p, limit, hits) else { break };
             p = at + 1;
             let k = lead.anchor_of[b[at] as usize] as usize - 1;
             // The byte after the anchor rules out most stops at once.
@@ -390,16 +424,15 @@ impl Markers {
     }
 
     /// Whether `s` holds none of the anchor bytes that lead the search: then no spelling stands
-    /// in it and [`Self::find_with`] over it finds nothing (one memchr pass per three bytes,
-    /// stopping at the first hit). `false` where no anchor search leads.
+    /// in it (none its next byte may follow) and [`Self::find_with`] over it finds nothing (the
+    /// anchor set's pass, or one memchr pass per three bytes, stopping at the first hit).
+    /// `false` where no anchor search leads.
     pub(crate) fn absent_from(&self, s: &[u8]) -> bool {
         let Some(lead) = &self.lead else { return false };
-        !lead.bytes.chunks(3).any(|g| match *g {
-            [a] => memchr::memchr(a, s).is_some(),
-            [a, b] => memchr::memchr2(a, b, s).is_some(),
-            [a, b, c] => memchr::memchr3(a, b, c, s).is_some(),
-            _ => true,
-        })
+        if let Some(set) = &lead.set {
+            return set.find(s, 0, s.len()).is_none();
+        }
+        !lead.bytes.chunks(3).any(|g| memchr_of(g, s).is_some())
     }
 
     /// A match starting at `st`: told by its first three bytes where they allow no spelling
@@ -934,7 +967,12 @@ mod tests {
             assert!(o.absent_from(s.as_bytes()), "{s:?}");
             assert_eq!(o.find(s, 0, s.len()), None, "{s:?}");
         }
-        for s in ["before <tool_call>{\"name\": \"x\"}</tool_call>", "[{\"name\": \"read\", \"arguments\": {}}]", "x < y"] {
+        // `x < y`: a `<` before a space begins no spelling, so the anchor set passes it over too
+        // (the memchr passes, off AVX2, stop at every anchor byte).
+        if o.lead.as_ref().is_some_and(|l| l.set.is_some()) {
+            assert!(o.absent_from(b"x < y, 2 > 1"));
+        }
+        for s in ["before <tool_call>{\"name\": \"x\"}</tool_call>", "[{\"name\": \"read\", \"arguments\": {}}]", "x <t"] {
             assert!(!o.absent_from(s.as_bytes()), "{s:?}");
         }
     }
@@ -986,6 +1024,9 @@ mod tests {
         assert!(c.openings.line_start.iter().filter(|&&l| l).count() >= 2, "the openings' `{{` and `[` match at line starts only");
         let mut all: Vec<&Markers> = sets.iter().collect();
         all.push(&c.openings);
+        // The same sets searched by memchr passes, as on a CPU without AVX2.
+        let passes: Vec<Markers> = all.iter().map(|m| m.with_memchr_passes()).collect();
+        all.extend(&passes);
         const PIECES: &[&str] = &[
             "<",
             "[",

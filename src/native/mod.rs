@@ -317,6 +317,10 @@ pub fn read_then<T>(
 ) -> Result<T, Option<Receipt>> {
     compile::with(rules, |c| {
         let Some(params) = c.params.as_ref() else { return Err(None) };
+        // An emission holding none of the openings' anchor bytes (most prose) opens no block.
+        if c.openings.absent_from(input.as_bytes()) {
+            return Err(None);
+        }
         let ctx = Ctx::new(c, rules, registry, params, input);
         let (rewritten, first) = reading(&ctx, input);
         if let Some(got) = rewritten.and_then(|(text, copies)| accept(&text, &copies)) {

@@ -18,7 +18,6 @@ use super::slots::{dropped_scope_note, drops_scopes, invalid_uri, leading_metada
 use super::*;
 
 /// A plain heading's slots, by byte offsets into the line.
-#[derive(Default)]
 struct Slots {
     /// Each target's inner range and the scope after it.
     sels: [((usize, usize), Option<ScopeTok>); 2],
@@ -30,6 +29,13 @@ struct Slots {
     aside: Option<(usize, usize)>,
     /// The matcher after the targets (§heading-slot-order), its trailing blanks and aside off.
     text: Option<(usize, usize)>,
+}
+
+impl Slots {
+    /// No slot read yet. A constant, not a derived `Default`: that built one target's default
+    /// on the stack and copied it into the array with loads straddling its stores, a stall of
+    /// a dozen cycles on every heading (`perf annotate`).
+    const EMPTY: Slots = Slots { sels: [((0, 0), None), ((0, 0), None)], n: 0, meta: None, aside: None, text: None };
 }
 
 /// Reads `[from, end)` of `line` as a plain heading's slots into `s` (default on entry), or `None`. `charge` is the log's
@@ -127,7 +133,7 @@ pub(super) fn statement<'a>(
     }
     let line = ctx.line_text(r.head_line);
     // Read in place: the slots are a few hundred bytes, not copied out of an `Option`.
-    let mut slots = Slots::default();
+    let mut slots = Slots::EMPTY;
     // A block before the first target is the selection's where the fence's row says so.
     let op = match seg.named {
         Named::Op(index) => Some(ctx.rules.op(index)),
@@ -179,21 +185,6 @@ fn selection<'a>(
     Ok((target, lm))
 }
 
-/// Pushes the item `f` builds, built where it lands: the slot is reserved first, so the
-/// compiler writes the item's fields straight into it instead of building it aside and copying
-/// its 256 bytes over (one `memcpy` call per statement, and its size-dispatch branches).
-#[inline(always)]
-fn push_with<'a>(out: &mut Vec<Item<'a>>, f: impl FnOnce() -> Item<'a>) {
-    out.reserve(1);
-    let len = out.len();
-    // SAFETY: `reserve(1)` leaves room for one more item at `len`; the slot is written before
-    // the length counts it, and a panic in `f` leaves the vector as it was.
-    unsafe {
-        out.as_mut_ptr().add(len).write(f());
-        out.set_len(len + 1);
-    }
-}
-
 /// Pushes a one-selection statement (an operation or an executor) and the notes that follow
 /// it; its aside and option block are the heading's slots as written.
 #[allow(clippy::too_many_arguments)]
@@ -212,21 +203,19 @@ fn push_single<'a>(
 ) {
     let aside = slots.aside.map(|(s, e)| Cow::Borrowed(line[s..e].trim()));
     let metadata = slots.meta.map(|(s, e)| vec![line[s..e].to_string()]);
-    push_with(out, || {
-        Item::Statement(Statement {
-            head,
-            aside,
-            target,
-            metadata,
-            line_marker,
-            matcher,
-            body,
-            source: None,
-            destination: None,
-            seconds: None,
-            position,
-        })
-    });
+    out.push(Item::Statement(Statement {
+        head,
+        aside,
+        target,
+        metadata,
+        line_marker,
+        matcher,
+        body,
+        source: None,
+        destination: None,
+        seconds: None,
+        position,
+    }));
     push_notes(out, notes);
 }
 

@@ -113,7 +113,10 @@ pub(crate) fn read<'a>(input: &'a str, rules: &Rules, cls: &Classifier, entry: E
     let last = clean.last().map_or((0, 0), |u| (u.resume, u.closer));
     let text_after = text && !scan::blank(&input[last.0..]);
     let texts = clean.iter().filter(|u| u.text_before).count() + usize::from(text_after);
-    let mut items: Vec<Item<'a>> = Vec::with_capacity(clean.len() + texts + notes.len());
+    // A turn with no block has no statement: room for the no-operation diagnostic the turn
+    // adds (growing the vector for it was a reallocation per prose turn).
+    let spare = usize::from(clean.is_empty());
+    let mut items: Vec<Item<'a>> = Vec::with_capacity(clean.len() + texts + notes.len() + spare);
     let mut resume = (0usize, 0u32);
     // The lines named in the text (unknown tags, shown headings) not yet pushed: each after the
     // text that holds it.
