@@ -56,17 +56,29 @@ use cputime::thread_ns;
 /// in `secs` (at least two).
 fn cpu_ns_per_byte(input: &str, secs: f64) -> f64 {
     let options = ParseOptions::default();
-    black_box(plurnk_parser::parse(input, &options)); // warm-up
+    cpu_ns_per_byte_of(input, secs, |i| {
+        black_box(plurnk_parser::parse(black_box(i), &options));
+    })
+}
+
+/// [`cpu_ns_per_byte`] of any pass `f` over `input`.
+fn cpu_ns_per_byte_of(input: &str, secs: f64, f: impl Fn(&str)) -> f64 {
+    f(input); // warm-up
     let start = thread_ns();
     let mut best = f64::INFINITY;
     let mut rounds = 0;
     while rounds < 2 || (thread_ns() - start) / 1e9 < secs {
         let t = thread_ns();
-        black_box(plurnk_parser::parse(black_box(input), &options));
+        f(input);
         best = best.min(thread_ns() - t);
         rounds += 1;
     }
     best / input.len() as f64
+}
+
+/// The floor pass: counts the newlines (memchr), as the line split reads every byte.
+fn newlines(input: &str) {
+    black_box(memchr::memchr_iter(b'\n', black_box(input).as_bytes()).count());
 }
 
 /// Counted work per byte of `input` (with `--features work-count`).
@@ -88,6 +100,15 @@ fn shapes_table(secs: f64, only: &Option<Vec<String>>) {
         Some(w) => w.split(',').any(|w| name.contains(w)),
         None => only.as_ref().is_none_or(|o| o.iter().any(|x| x == name)),
     };
+    // The memory floor: a pass as fast as memory lets it, at both sizes. Eight megabytes no
+    // longer sit in the L2 cache, so a shape parsed near this speed shows the same step in its
+    // ratio (the work counted per byte says whether the parse is linear).
+    {
+        let (a, b) = ("x".repeat(79) + "\n", "x".repeat(79) + "\n");
+        let (a, b) = (a.repeat((1 << 20) / 80), b.repeat((8 << 20) / 80));
+        let (ta, tb) = (cpu_ns_per_byte_of(&a, secs, newlines), cpu_ns_per_byte_of(&b, secs, newlines));
+        println!("| memory floor: one memchr newline pass | {ta:.2} | {tb:.2} | {:.2} | — |", tb / ta);
+    }
     for shape in adversarial::shapes().iter().filter(|s| wanted(&s.name)) {
         let (small, large) = (1 << 20, 8 << 20);
         let (a, b) = (shape.build(small), shape.build(large));
