@@ -216,9 +216,9 @@ const STRETCH: usize = 32 * 1024;
 const STRETCH: usize = 3;
 
 /// The first position in `b[p..to]` holding an anchor byte: by the anchor set's one pass (an
-/// anchor its next byte may follow), or by one memchr pass per three bytes, the passes taking the text a stretch at a time; each
-/// pass resumed from `hits` where it is still valid (so each reads the text once across the
-/// searches of a scan).
+/// anchor its next byte may follow), or by one memchr pass per three bytes, the passes taking
+/// the text a stretch at a time; each pass resumed from `hits` where it is still valid (so each
+/// reads the text once across the searches of a scan).
 #[inline]
 fn first_hit(lead: &Anchors, b: &[u8], p: usize, to: usize, hits: &mut Hits) -> Option<usize> {
     if let Some(set) = &lead.set {

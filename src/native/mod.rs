@@ -299,6 +299,9 @@ impl Ctx<'_> {
 pub fn read(input: &str, rules: &Rules, registry: &Registry) -> NativeReading {
     compile::with(rules, |c| {
         let Some(params) = c.params.as_ref() else { return NativeReading::default() };
+        if c.openings.absent_from(input.as_bytes()) {
+            return NativeReading::default();
+        }
         let ctx = Ctx::new(c, rules, registry, params, input);
         let (rewritten, first) = reading(&ctx, input);
         NativeReading { rewritten: rewritten.map(|r| r.0), receipt: first.map(|b| receipt_of(&ctx, input, &b)) }

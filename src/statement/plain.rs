@@ -38,8 +38,9 @@ impl Slots {
     const EMPTY: Slots = Slots { sels: [((0, 0), None), ((0, 0), None)], n: 0, meta: None, aside: None, text: None };
 }
 
-/// Reads `[from, end)` of `line` as a plain heading's slots into `s` (default on entry), or `None`. `charge` is the log's
-/// charge separator, which the general path would peel off a matcher (§log-heading-notation).
+/// Reads `[from, end)` of `line` as a plain heading's slots into `s` (`Slots::EMPTY` on entry),
+/// or `None`. `charge` is the log's charge separator, which the general path would peel off a
+/// matcher (§log-heading-notation).
 #[inline(always)]
 fn lex(line: &str, from: usize, end: usize, charge: &str, lead_meta: bool, s: &mut Slots) -> Option<()> {
     let b = &line.as_bytes()[..end];
