@@ -298,11 +298,7 @@ impl Ctx<'_> {
 /// Reads native markup in `input`. Called only for an emission that yields no operation.
 pub fn read(input: &str, rules: &Rules, registry: &Registry) -> NativeReading {
     compile::with(rules, |c| {
-        let Some(params) = c.params.as_ref() else { return NativeReading::default() };
-        if c.openings.absent_from(input.as_bytes()) {
-            return NativeReading::default();
-        }
-        let ctx = Ctx::new(c, rules, registry, params, input);
+        let Some(ctx) = context(c, rules, registry, input) else { return NativeReading::default() };
         let (rewritten, first) = reading(&ctx, input);
         NativeReading { rewritten: rewritten.map(|r| r.0), receipt: first.map(|b| receipt_of(&ctx, input, &b)) }
     })
@@ -319,18 +315,21 @@ pub fn read_then<T>(
     accept: impl FnOnce(&str, &[SourceCopy]) -> Option<T>,
 ) -> Result<T, Option<Receipt>> {
     compile::with(rules, |c| {
-        let Some(params) = c.params.as_ref() else { return Err(None) };
-        // An emission holding none of the openings' anchor bytes (most prose) opens no block.
-        if c.openings.absent_from(input.as_bytes()) {
-            return Err(None);
-        }
-        let ctx = Ctx::new(c, rules, registry, params, input);
+        let Some(ctx) = context(c, rules, registry, input) else { return Err(None) };
         let (rewritten, first) = reading(&ctx, input);
         if let Some(got) = rewritten.and_then(|(text, copies)| accept(&text, &copies)) {
             return Ok(got);
         }
         Err(first.map(|b| receipt_of(&ctx, input, &b)))
     })
+}
+
+/// The context [`read`] and [`read_then`] read `input` in, or `None` where no block can open:
+/// the rules have no call-piece table, or the emission holds none of the openings' anchors
+/// (most prose is not scanned at all).
+fn context<'a>(c: &'a Compiled, rules: &'a Rules, registry: &'a Registry<'a>, input: &'a str) -> Option<Ctx<'a>> {
+    let params = c.params.as_ref()?;
+    (!c.openings.absent_from(input.as_bytes())).then(|| Ctx::new(c, rules, registry, params, input))
 }
 
 /// The rewritten emission (when every block reads and every call maps, and there is a call),
